@@ -1,0 +1,158 @@
+"""``VecGame``: B independent games of one configuration, stepped together.
+
+>>> import numpy as np
+>>> from uno_env import VecGame
+>>> game = VecGame("standard_en", num_players=4, batch_size=8, seed=0)
+>>> mask = game.legal_mask()                    # (8, num_actions) bool, for each game's acting seat
+>>> actions = mask.argmax(1)                    # any legal action per game
+>>> out = game.step(actions)                    # StepResult: round_over, rewards (8, 4), ...
+>>> game.to_move.shape
+(8,)
+
+A finished round is followed at once by the next deal (``autoreset=True``, the default), and a
+finished game by a new game, so a long loop measures throughput.  With ``autoreset=False`` a finished
+game waits (``to_move`` is -1, the mask is empty) until ``next_round``/``new_game`` is called for it;
+the training environments use this to read final observations first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .config import RuleConfig, make_rules
+from .notation import load_position, snapshot
+from .observe import Observer
+from .rules import Engine, StepResult
+from .state import OVER, State
+
+
+def _seeds(seed, batch_size: int) -> np.ndarray:
+    if seed is None:
+        return np.random.SeedSequence().generate_state(batch_size, np.uint32).astype(np.int64)
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        return int(seed) + np.arange(batch_size, dtype=np.int64)
+    arr = np.asarray(seed)
+    if arr.shape != (batch_size,) or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"seed must be None, an int, or {batch_size} integers (one per game); "
+                         f"got {seed!r}")
+    return arr.astype(np.int64)
+
+
+class VecGame:
+    """A batch of independent games.
+
+    Args:
+        rules: a preset name (``standard_en``, ``standard_ru``, ``house_cn``, ``solo_bga``,
+            ``flip_jp``) or a ``RuleConfig``.
+        num_players: seats per game, 2 to 10.
+        batch_size: number of games.
+        seed: ``None`` (fresh entropy), an int (game ``i`` gets seed ``seed + i``, so it plays exactly
+            as ``VecGame(..., batch_size=1, seed=seed + i)``), or one int per game.
+        autoreset: deal the next round (or a new game) as soon as a round ends.
+        **options: rule options overriding the preset (RULES.md section 9 names).
+    """
+
+    def __init__(self, rules: str | RuleConfig = "standard_en", num_players: int = 4,
+                 batch_size: int = 1, seed=None, autoreset: bool = True, **options):
+        self.rules = make_rules(rules, **options)
+        self.engine = Engine(self.rules, num_players)
+        self.observer = Observer(self.engine)
+        self.num_players = self.engine.P
+        self.num_actions = self.engine.A
+        self.observation_size = self.observer.size
+        self.autoreset = autoreset
+        self.state: State = self.engine.new_state(batch_size)
+        self.batch_size = self.state.batch_size
+        self.reset(seed)
+
+    # ----------------------------------------------------------------- core loop
+    def reset(self, seed=None) -> None:
+        """Start a new game in every row."""
+        rows = np.arange(self.batch_size)
+        self.engine.seed_rows(self.state, rows, _seeds(seed, self.batch_size))
+        self.engine.new_games(self.state, rows)
+
+    def legal_mask(self) -> np.ndarray:
+        """``(B, A) bool`` legal actions of each game's acting seat (read-only view)."""
+        m = self.state.mask.view()
+        m.flags.writeable = False
+        return m
+
+    @property
+    def to_move(self) -> np.ndarray:
+        """``(B,)`` the seat asked in each game (-1 where the round is over and waiting)."""
+        return np.where(self.state.phase == OVER, -1, self.state.actor).astype(np.int64)
+
+    def step(self, actions) -> StepResult:
+        """Apply one action per game; see ``StepResult``.  Raises ``IllegalActionError`` (a
+        ``ValueError``) naming the game, the action and the legal ones if any action is illegal; no
+        game is changed then."""
+        out = self.engine.step(self.state, actions)
+        if self.autoreset:
+            ended = np.flatnonzero(out.round_over)
+            if ended.size:
+                over = out.game_over[ended]
+                if over.any():
+                    self.engine.new_games(self.state, ended[over])
+                if (~over).any():
+                    self.engine.next_rounds(self.state, ended[~over])
+        return out
+
+    def next_round(self, rows) -> None:
+        """Deal the next round in finished ``rows`` (a new game where the game is over)."""
+        rows = np.atleast_1d(np.asarray(rows, np.intp))
+        over = self.state.game_over[rows]
+        if over.any():
+            self.engine.new_games(self.state, rows[over])
+        if (~over).any():
+            self.engine.next_rounds(self.state, rows[~over])
+
+    def new_game(self, rows, seeds=None) -> None:
+        """Start new games in ``rows`` (optionally reseeding them)."""
+        rows = np.atleast_1d(np.asarray(rows, np.intp))
+        if seeds is not None:
+            self.engine.seed_rows(self.state, rows, np.asarray(seeds, np.int64))
+        self.engine.new_games(self.state, rows)
+
+    def observe(self, seats=None, rows=None) -> np.ndarray:
+        """``(n, observation_size) float32`` observations; by default of every game's acting seat."""
+        rows = np.arange(self.batch_size) if rows is None else np.asarray(rows, np.intp)
+        if seats is None:
+            seats = self.state.actor[rows]
+        seats = np.broadcast_to(np.asarray(seats, np.intp), rows.shape)
+        if ((seats < 0) | (seats >= self.num_players)).any():
+            raise ValueError(f"seats must be in 0..{self.num_players - 1}, got {seats}")
+        return self.observer.observe(self.state, rows, seats)
+
+    # ----------------------------------------------------------------- names and positions
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        return self.engine.actions.names
+
+    def action_name(self, i: int) -> str:
+        return self.engine.actions.name(i)
+
+    def action_index(self, name: str) -> int:
+        return self.engine.actions.id(name)
+
+    def legal_actions(self, row: int = 0) -> list[str]:
+        return [self.engine.actions.names[j] for j in np.flatnonzero(self.state.mask[row])]
+
+    def snapshot(self, row: int = 0) -> dict:
+        """The position of game ``row`` in the notation of SCENARIOS.md (JSON-serialisable)."""
+        return snapshot(self.engine, self.state, row)
+
+    def load(self, setup: dict, row: int = 0) -> None:
+        """Set game ``row`` to the position ``setup`` (SCENARIOS.md); its rules, options and player
+        count must be this game's."""
+        load_position(self.engine, self.state, row, setup)
+
+    @classmethod
+    def from_position(cls, setup: dict, batch_size: int = 1, autoreset: bool = False) -> VecGame:
+        """A game (or ``batch_size`` copies) in the position ``setup``."""
+        from .notation import config_of
+        rules, players = config_of(setup)
+        game = cls(rules, players, batch_size=batch_size, seed=0, autoreset=autoreset)
+        for row in range(batch_size):
+            game.load(setup, row)
+        return game

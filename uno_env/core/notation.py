@@ -1,0 +1,404 @@
+"""Positions in the notation of SCENARIOS.md: build one (``load_position``), write one (``snapshot``).
+
+A position names its rules, options and player count, the hands, the piles and the seat to move.
+A snapshot adds every key needed to rebuild the exact state, the decision in progress included; all
+of them are accepted back by ``load_position``:
+
+====================  ===================================================================================
+key                   meaning (default when building a position)
+====================  ===================================================================================
+phase                 ``turn``, ``drawn``, ``pending``, ``choose``, ``jump_in``, ``deflect`` or ``over``
+                      (``pending`` if ``pending_draw`` > 0, else ``turn``)
+turn                  the seat whose decision follows a jump-in offer or a colour choice (``to_move``)
+resume                the phase of ``turn`` after a jump-in offer chain (``turn``)
+played_by             the seat that played the top card: the offender of a challenge, where jump-in
+                      offers start (the seat before ``to_move``)
+pending_draw          cards the victim of draw cards must take (0)
+pending_until_color   the victim must also draw until a card of the active colour (Wild Draw Colour)
+challengeable         the top wild draw card may be challenged (true when ``phase`` is ``pending``, the
+                      top is a restricted wild draw card and the rules allow challenges)
+bluff                 it was played against the restriction (computed from the offender's hand and
+                      ``prev_color``)
+prev_color            the active colour before the top card (the colour of the card under it)
+prev_pending          the pending total before the top card (0)
+drawn                 the card drawn and awaiting ``play`` or ``keep`` (phase ``drawn``)
+declared              the seat to move has declared UNO for its next play (false)
+uno_vulnerable        seats that can be caught for a missed UNO ([])
+jump_in_order         seats still to be asked to jump in, in order (phase ``jump_in``)
+first_play            the round's first card has not been played yet (false; true after ``deal``)
+passes                consecutive turns with nothing to play or draw (0)
+turns                 actions taken this round (0)
+rounds                rounds finished in this game (0)
+rng_counter           draws made from the game's random stream since ``seed`` (after the shuffle of
+                      unlisted cards)
+winner, round_points  the finished round (phase ``over``)
+game_over             the game is over (phase ``over``)
+legal                 read-only: the legal actions of the seat to move
+round_over            read-only: the round is over
+====================  ===================================================================================
+
+``color`` is a colour letter, ``"free"`` after Swap-in-turn (any card may follow), or ``null`` while a
+wild's colour is still to be chosen (phase ``choose``).  Game scores default to what a new game starts
+with: zeros, or ``starting_points`` each under ``penalty_countdown``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import chance
+from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SWAP_IN_TURN
+from .config import PRESETS, RuleConfig, make_rules
+from .state import CHOOSE, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN
+
+SETUP_KEYS = {"rules", "options", "players", "seed", "hands", "discard", "color", "draw_pile",
+              "unlisted", "to_move", "direction", "dealer", "side", "scores", "deal"}
+STATE_KEYS = {"phase", "turn", "resume", "played_by", "pending_draw", "pending_until_color",
+              "challengeable", "bluff", "prev_color", "prev_pending", "drawn", "declared",
+              "uno_vulnerable", "jump_in_order", "first_play", "passes", "turns", "rounds",
+              "rng_counter", "winner", "round_points", "game_over"}
+READ_ONLY_KEYS = {"legal", "round_over"}
+ALL_KEYS = SETUP_KEYS | STATE_KEYS | READ_ONLY_KEYS
+
+
+class PositionError(ValueError):
+    """A position that cannot be built; the message names the key and the offending value."""
+
+
+def _fail(msg: str) -> None:
+    raise PositionError(msg)
+
+
+def config_of(setup: Any) -> tuple[RuleConfig, int]:
+    """The rules and player count a position names."""
+    if not isinstance(setup, dict):
+        _fail(f"a position must be a JSON object, got {type(setup).__name__}")
+    unknown = sorted(set(setup) - ALL_KEYS)
+    if unknown:
+        _fail(f"unknown key(s) {', '.join(map(repr, unknown))} in the position; keys are: "
+              f"{', '.join(sorted(SETUP_KEYS | STATE_KEYS))}")
+    if "rules" not in setup:
+        _fail("the position has no 'rules' (a preset name such as 'standard_en')")
+    if "players" not in setup:
+        _fail("the position has no 'players' (the number of seats, 2 to 10)")
+    options = setup.get("options", {})
+    if not isinstance(options, dict):
+        _fail(f"'options' must be an object of rule options, got {options!r}")
+    players = setup["players"]
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
+        _fail(f"'players' must be an integer from 2 to 10, got {players!r}")
+    return make_rules(setup["rules"], **options), players
+
+
+def _seat(setup: dict, key: str, P: int, default=None) -> int:
+    v = setup.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < P:
+        _fail(f"'{key}' must be a seat from 0 to {P - 1}, got {v!r}")
+    return v
+
+
+def _int(setup: dict, key: str, default: int, lo: int = 0, hi: int = 10**9) -> int:
+    v = setup.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        _fail(f"'{key}' must be an integer from {lo} to {hi}, got {v!r}")
+    return v
+
+
+def _bool(setup: dict, key: str, default: bool) -> bool:
+    v = setup.get(key, default)
+    if not isinstance(v, bool):
+        _fail(f"'{key}' must be true or false, got {v!r}")
+    return v
+
+
+def _color(text: Any, key: str, side: int, two_sided: bool) -> int:
+    if text is None:
+        return NO_COLOR
+    if text == "free":
+        return FREE
+    letters = COLOR_LETTERS[4:] if side == 1 else COLOR_LETTERS[:4]
+    if text not in letters:
+        side_txt = f" on the {'dark' if side else 'light'} side" if two_sided else ""
+        _fail(f"'{key}' must be one of {', '.join(letters)} (or \"free\", null){side_txt}, got {text!r}")
+    return COLOR_LETTERS.index(text)
+
+
+def color_text(c: int) -> str | None:
+    if c == FREE:
+        return "free"
+    if c == NO_COLOR:
+        return None
+    return COLOR_LETTERS[c]
+
+
+def load_position(engine, st, row: int, setup: dict) -> None:
+    """Write the position ``setup`` into row ``row`` of ``st``, then take any forced move."""
+    rules, P = config_of(setup)
+    if rules.options() != engine.config.options() or P != engine.P:
+        diff = rules.diff(engine.config)
+        _fail(f"the position is for rules {setup['rules']!r} with {P} players"
+              f"{' and options ' + str(diff) if diff else ''}, but this game is "
+              f"{engine.config.name!r} with {engine.P} players; make the game with those rules")
+    deck, c = engine.deck, engine.config
+    K = engine.K
+    seed = _int(setup, "seed", 0, -(2**62), 2**62)
+    engine.seed_rows(st, np.array([row]), seed)
+    deal = _bool(setup, "deal", False)
+    side = {"light": 0, "dark": 1}.get(setup.get("side", "light"), -1)
+    if side < 0 or (side == 1 and not deck.two_sided):
+        _fail(f"'side' must be 'light'{' or dark' if deck.two_sided else ''} for deck {deck.name}, "
+              f"got {setup.get('side')!r}")
+    if deal:
+        for key in ("hands", "discard", "to_move"):
+            if key in setup:
+                _fail(f"a position with \"deal\": true is dealt by the engine; remove '{key}'")
+        hands, discard = [[] for _ in range(P)], []
+    else:
+        for key in ("hands", "discard", "to_move"):
+            if key not in setup:
+                _fail(f"the position has no '{key}' (required unless \"deal\": true)")
+        hands = setup["hands"]
+        if not isinstance(hands, list) or len(hands) != P:
+            _fail(f"'hands' must list one string per seat ({P} seats), got "
+                  f"{len(hands) if isinstance(hands, list) else type(hands).__name__} entries")
+        hands = [deck.parse_cards(h) for h in hands]
+        discard = deck.parse_cards(setup["discard"])
+        if not discard:
+            _fail("'discard' must hold at least the top card")
+    draw_top = deck.parse_cards(setup.get("draw_pile", ""))
+    listed = np.bincount(np.array([k for h in hands for k in h] + discard + draw_top, np.int64),
+                         minlength=K)
+    over = np.flatnonzero(listed > deck.kind_counts)
+    if over.size:
+        k = over[0]
+        _fail(f"card {deck.kind_name(k)} appears {listed[k]} times in the position, but the "
+              f"{deck.name} deck holds {deck.kind_counts[k]}")
+    rest = np.repeat(np.arange(K), deck.kind_counts - listed).astype(np.uint8)
+    if rest.size:
+        perm = chance.permutations(st.key, st.counter, np.array([row]), [rest.size], rest.size)[0]
+        rest = rest[perm]
+    where = setup.get("unlisted", "draw_pile_bottom")
+    if where not in ("draw_pile_bottom", "discard_bottom") or (deal and where != "draw_pile_bottom"):
+        _fail(f"'unlisted' must be 'draw_pile_bottom'{'' if deal else ' or discard_bottom'}, "
+              f"got {where!r}")
+    under_draw = rest if where == "draw_pile_bottom" else rest[:0]
+    under_disc = rest if where == "discard_bottom" else rest[:0]
+    draw = np.concatenate([under_draw, np.array(draw_top[::-1], np.uint8)])
+    disc = np.concatenate([under_disc, np.array(discard, np.uint8)])
+    st.draw[row] = 0
+    st.draw[row, :draw.size] = draw
+    st.draw_n[row] = draw.size
+    st.discard[row] = 0
+    st.discard[row, :disc.size] = disc
+    st.disc_n[row] = disc.size
+    st.pile_counts[row] = np.bincount(disc, minlength=K) if disc.size else 0
+    for h, kinds in enumerate(hands):
+        st.hands[row, h] = np.bincount(np.array(kinds, np.int64), minlength=K)
+        st.hand_n[row, h] = len(kinds)
+    st.side[row] = side
+    direction = setup.get("direction", 1)
+    if direction not in (1, -1) or isinstance(direction, bool):
+        _fail(f"'direction' must be 1 (seat order) or -1, got {direction!r}")
+    st.direction[row] = direction
+    st.dealer[row] = _seat(setup, "dealer", P, P - 1)
+    start = c.starting_points if c.scoring_mode == "penalty_countdown" else 0
+    scores = setup.get("scores", [start] * P)
+    if not isinstance(scores, list) or len(scores) != P or \
+            not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
+        _fail(f"'scores' must list {P} integers, got {scores!r}")
+    st.scores[row] = scores
+    st.rounds[row] = _int(setup, "rounds", 0)
+    st.game_over[row] = False
+    st.winner[row] = -1
+    st.round_points[row] = 0
+    st.truncated[row] = False
+    if deal:
+        engine.deal_from_pile(st, np.array([row]))
+        if "rng_counter" in setup:
+            st.counter[row] = _int(setup, "rng_counter", 0)
+        return
+    _load_decision(engine, st, row, setup, side)
+    if "rng_counter" in setup:
+        st.counter[row] = _int(setup, "rng_counter", 0)
+    R = np.array([row])
+    engine.refresh(st, R)
+    if st.phase[row] != OVER:
+        engine._forced(st, R)
+
+
+def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
+    deck, c, P = engine.deck, engine.config, engine.P
+    top = int(st.discard[row, st.disc_n[row] - 1])
+    tface = engine.KF[side, top]
+    phase_name = setup.get("phase")
+    pending = _int(setup, "pending_draw", 0, 0, 1000)
+    until = _bool(setup, "pending_until_color", False)
+    if phase_name is None:
+        phase_name = "pending" if (pending or until) else "turn"
+    if phase_name not in PHASE_NAMES:
+        _fail(f"'phase' must be one of {', '.join(PHASE_NAMES)}, got {phase_name!r}")
+    phase = PHASE_NAMES.index(phase_name)
+    if phase == PENDING and not (pending or until):
+        _fail("phase 'pending' needs 'pending_draw' > 0 (or 'pending_until_color')")
+    color_given = "color" in setup
+    if engine.F_WILD[tface]:
+        if engine.F_SYM[tface] == SWAP_IN_TURN:
+            color = _color(setup.get("color", "free"), "color", side, deck.two_sided)
+        elif phase == CHOOSE:
+            color = _color(setup.get("color"), "color", side, deck.two_sided)
+        elif not color_given:
+            _fail(f"the top card {deck.kind_name(top)} is a wild: give its declared 'color'")
+        else:
+            color = _color(setup["color"], "color", side, deck.two_sided)
+    else:
+        color = int(engine.F_COLOR[tface])
+        if color_given and _color(setup["color"], "color", side, deck.two_sided) != color:
+            _fail(f"'color' {setup['color']!r} contradicts the top card {deck.kind_name(top)}; "
+                  f"a colour is declared only for wilds")
+    st.color[row] = color
+    st.phase[row] = phase
+    if phase == OVER:
+        st.actor[row] = st.turn[row] = 0
+        st.winner[row] = _int(setup, "winner", -1, -1, P - 1) if setup.get("winner") is not None else -1
+        st.round_points[row] = _int(setup, "round_points", 0)
+        st.game_over[row] = _bool(setup, "game_over", False)
+        st.pending[row] = 0
+        return
+    to_move = _seat(setup, "to_move", P)
+    direction = int(st.direction[row])
+    st.actor[row] = to_move
+    st.turn[row] = _seat(setup, "turn", P, to_move)
+    resume = setup.get("resume", "turn")
+    if resume not in PHASE_NAMES:
+        _fail(f"'resume' must be one of {', '.join(PHASE_NAMES)}, got {resume!r}")
+    st.resume[row] = PHASE_NAMES.index(resume)
+    origin = _seat(setup, "played_by", P, (to_move - direction) % P)
+    st.origin[row] = origin
+    st.pending[row] = pending
+    st.pending_color[row] = until
+    prev_default = None
+    if st.disc_n[row] >= 2:
+        under = engine.KF[side, int(st.discard[row, st.disc_n[row] - 2])]
+        if not engine.F_WILD[under]:
+            prev_default = COLOR_LETTERS[engine.F_COLOR[under]]
+    prev = setup.get("prev_color", prev_default)
+    st.prev_color[row] = _color(prev, "prev_color", side, deck.two_sided) if prev is not None else NO_COLOR
+    st.prev_pending[row] = _int(setup, "prev_pending", 0, 0, 1000)
+    restricted = bool(engine.F_RESTR[tface])
+    chal = _bool(setup, "challengeable", phase == PENDING and restricted and engine.challenge_on)
+    if chal and not (engine.challenge_on and restricted):
+        _fail(f"'challengeable' is true but the top card {deck.kind_name(top)} cannot be challenged "
+              f"under these rules")
+    st.challengeable[row] = chal
+    if chal and "bluff" not in setup and st.prev_color[row] == NO_COLOR:
+        _fail("a challengeable position needs 'prev_color' (the colour before the wild draw card)")
+    st.guilty[row] = _bool(setup, "bluff", bool(chal and _bluff(engine, st, row, origin, side)))
+    st.drawn[row] = -1
+    if phase == DRAWN:
+        if "drawn" not in setup:
+            _fail("phase 'drawn' needs 'drawn': the card drawn and awaiting play or keep")
+        k = deck.kind_id(setup["drawn"])
+        if st.hands[row, to_move, k] == 0:
+            _fail(f"'drawn' card {setup['drawn']} is not in the hand of seat {to_move}")
+        st.drawn[row] = k
+    st.declared[row] = _bool(setup, "declared", False)
+    vul = setup.get("uno_vulnerable", [])
+    if not isinstance(vul, list) or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < P
+                                        for v in vul):
+        _fail(f"'uno_vulnerable' must list seats from 0 to {P - 1}, got {vul!r}")
+    st.vulnerable[row] = False
+    st.vulnerable[row, vul] = True
+    st.offer_rank[row] = 127
+    if phase == JUMP:
+        order = setup.get("jump_in_order", [to_move])
+        if not isinstance(order, list) or not order or order[0] != to_move:
+            _fail(f"'jump_in_order' must list the seats to ask, starting with to_move, got {order!r}")
+        for i, s in enumerate(order):
+            st.offer_rank[row, _seat({"seat": s}, "seat", P)] = i
+    st.first_play[row] = _bool(setup, "first_play", False)
+    st.passes[row] = _int(setup, "passes", 0)
+    st.turns[row] = _int(setup, "turns", 0)
+
+
+def _bluff(engine, st, row: int, origin: int, side: int) -> bool:
+    """Whether the offender's hand (without the top card) broke the wild draw restriction."""
+    hand = st.hands[row, origin] > 0
+    prev = int(st.prev_color[row])
+    if engine.config.wild_draw_restriction == "color_only":
+        return bool((hand & (engine.K_COLOR[side] == prev)).any())
+    under = engine.KF[side, int(st.discard[row, st.disc_n[row] - 2])]
+    ok = engine.PLAYK[(under * NUM_COLOR_STATES + prev) * 2] & hand
+    return bool((ok & ~engine.K_RESTR[side]).any())
+
+
+def _cards(deck, counts) -> str:
+    return deck.format_cards(np.repeat(np.arange(len(counts)), counts))
+
+
+def snapshot(engine, st, row: int) -> dict:
+    """The position of game ``row`` (see the module docstring for the keys)."""
+    deck, c, P = engine.deck, engine.config, engine.P
+    if c.name in PRESETS:
+        name, options = c.name, c.diff(PRESETS[c.name])
+    else:
+        name, options = "standard_en", c.diff(PRESETS["standard_en"])
+    phase = int(st.phase[row])
+    over = phase == OVER
+    out: dict[str, Any] = {
+        "rules": name, "options": options, "players": P,
+        "seed": int(st.seed[row]), "rng_counter": int(st.counter[row]),
+        "hands": [_cards(deck, st.hands[row, p]) for p in range(P)],
+        "discard": deck.format_cards(st.discard[row, :st.disc_n[row]]),
+        "color": color_text(int(st.color[row])),
+        "draw_pile": deck.format_cards(st.draw[row, :st.draw_n[row]][::-1]),
+        "unlisted": "draw_pile_bottom",
+        "to_move": None if over else int(st.actor[row]),
+        "direction": int(st.direction[row]),
+        "dealer": int(st.dealer[row]),
+    }
+    if deck.two_sided:
+        out["side"] = "dark" if st.side[row] else "light"
+    out.update({
+        "scores": [int(x) for x in st.scores[row]],
+        "phase": PHASE_NAMES[phase],
+        "turn": int(st.turn[row]),
+        "played_by": int(st.origin[row]),
+        "pending_draw": int(st.pending[row]),
+        "pending_until_color": bool(st.pending_color[row]),
+        "challengeable": bool(st.challengeable[row]),
+        "bluff": bool(st.guilty[row]),
+        "prev_color": color_text(int(st.prev_color[row])),
+        "prev_pending": int(st.prev_pending[row]),
+        "declared": bool(st.declared[row]),
+        "uno_vulnerable": [int(p) for p in np.flatnonzero(st.vulnerable[row])],
+        "first_play": bool(st.first_play[row]),
+        "passes": int(st.passes[row]),
+        "turns": int(st.turns[row]),
+        "rounds": int(st.rounds[row]),
+    })
+    if phase == DRAWN:
+        out["drawn"] = deck.kind_name(int(st.drawn[row]))
+    if phase == JUMP:
+        out["resume"] = PHASE_NAMES[int(st.resume[row])]
+        rank = st.offer_rank[row]
+        cur = rank[st.actor[row]]
+        out["jump_in_order"] = [int(p) for p in np.argsort(rank, kind="stable")
+                                if cur <= rank[p] < 127]
+    out.update({
+        "legal": [engine.actions.names[j] for j in np.flatnonzero(st.mask[row])],
+        "round_over": over,
+        "winner": int(st.winner[row]) if over and st.winner[row] >= 0 else None,
+        "round_points": int(st.round_points[row]),
+        "game_over": bool(st.game_over[row]) if over else False,
+    })
+    return out
+
+
+def top_text(engine, st, row: int) -> str:
+    return engine.deck.kind_name(int(st.discard[row, st.disc_n[row] - 1]))
+
+
+__all__ = ["PositionError", "config_of", "load_position", "snapshot", "color_text", "top_text",
+           "NUM_COLOR_STATES", "TURN"]

@@ -1,0 +1,166 @@
+"""Observations: one flat float32 vector per seat, laid out as a table of named slices.
+
+Seats are relative to the observer (position 0 is the observer, 1 the next seat in seat order, ...),
+except ``seat``, which says which absolute seat the observer is (actions such as ``catch @2`` name
+absolute seats).  ``F`` is the number of faces of the deck (both sides for UNO Flip), ``P`` the
+number of players.  Nothing a seat may not see is encoded (RULES.md 1.10): its own hand by active
+faces only (in UNO Flip a player cannot see the backs of its own cards), the opponents' hands by
+size only, and, in UNO Flip, the backs of the opponents' cards and of the draw pile's top card.
+
+The table of slices (``SLOTS``) follows; ``Observer(engine).spec`` gives their positions for one
+configuration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import NUM_COLOR_STATES
+from .state import DRAWN, PHASE_NAMES, State
+
+# (name, size, meaning): the observation layout, in order.
+SLOTS = (
+    ("seat", "P", "one-hot: the observer's absolute seat"),
+    ("hand", "F", "copies of each face the observer holds (active side)"),
+    ("top", "F", "one-hot: the top card's active face"),
+    ("color", "10", "one-hot: the active colour (8 colours, free after Swap-in-turn, none declared yet)"),
+    ("direction", "1", "+1 seat order, -1 reversed"),
+    ("phase", "7", "one-hot: the decision asked (turn, drawn, pending, choose, jump_in, deflect, over)"),
+    ("acting", "P", "one-hot: the seat asked now (relative)"),
+    ("turn", "P", "one-hot: the seat whose decision follows an offer or a colour choice (relative)"),
+    ("played_by", "P", "one-hot: the seat that played the top card (relative)"),
+    ("pending", "2", "cards the victim of draw cards must take / 10; the draw-until-colour flag"),
+    ("challengeable", "1", "the pending wild draw card may be challenged"),
+    ("prev_color", "10", "one-hot: the active colour before the top card (what a challenge tests)"),
+    ("drawn", "F", "one-hot: the card the observer drew and may play now"),
+    ("declared", "1", "the observer has declared UNO for its next play"),
+    ("hand_sizes", "P", "cards in each hand / 10 (relative)"),
+    ("vulnerable", "P", "seats that can be caught for a missed UNO (relative)"),
+    ("discard", "F", "copies of each face in the discard pile (active faces)"),
+    ("draw_pile", "1", "cards in the draw pile / deck size"),
+    ("scores", "P", "game scores / max(target, starting_points) (relative)"),
+    ("side", "1", "UNO Flip only: 0 light, 1 dark"),
+    ("opponent_backs", "(P-1)*F", "UNO Flip with flip_back_faces_visible: copies of each inactive "
+     "face in each opponent's hand (relative seats 1..P-1)"),
+    ("draw_top_back", "F", "UNO Flip with flip_back_faces_visible: one-hot inactive face of the "
+     "draw pile's top card"),
+)
+
+
+def _table() -> str:
+    rows = [("slice", "size", "meaning")] + [tuple(x) for x in SLOTS]
+    w = [max(len(r[i]) for r in rows) for i in range(3)]
+    line = "  ".join("=" * x for x in w)
+    fmt = ["  ".join(r[i].ljust(w[i]) for i in range(3)).rstrip() for r in rows]
+    return "\n".join([line, fmt[0], line, *fmt[1:], line])
+
+
+__doc__ += "\n" + _table() + "\n"
+_DESCRIPTIONS = {name: text for name, _, text in SLOTS}
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    start: int
+    stop: int
+    help: str
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+
+class Observer:
+    """Encodes observations for an ``Engine``; ``spec`` lists the slices in order."""
+
+    def __init__(self, engine):
+        self.e = e = engine
+        P, F = e.P, e.F
+        sizes = [("seat", P), ("hand", F), ("top", F), ("color", NUM_COLOR_STATES), ("direction", 1),
+                 ("phase", len(PHASE_NAMES)), ("acting", P), ("turn", P), ("played_by", P),
+                 ("pending", 2), ("challengeable", 1), ("prev_color", NUM_COLOR_STATES), ("drawn", F),
+                 ("declared", 1), ("hand_sizes", P), ("vulnerable", P), ("discard", F),
+                 ("draw_pile", 1), ("scores", P)]
+        self.backs = e.two_sided and e.config.flip_back_faces_visible
+        if e.two_sided:
+            sizes.append(("side", 1))
+        if self.backs:
+            sizes += [("opponent_backs", (P - 1) * F), ("draw_top_back", F)]
+        spec, pos = [], 0
+        for name, size in sizes:
+            spec.append(Slot(name, pos, pos + size, _DESCRIPTIONS.get(name, "")))
+            pos += size
+        self.spec = tuple(spec)
+        self.slots = {s.name: s for s in spec}
+        self.size = pos
+        c = e.config
+        self.score_scale = float(max(c.target, c.starting_points))
+        if e.two_sided:
+            m = np.zeros((2, e.K, F), np.float32)
+            for s in (0, 1):
+                m[s, np.arange(e.K), e.KF[s]] = 1.0
+            self.kind_to_face = m  # counts per kind @ m[side] = counts per face on that side
+
+    def _faces(self, counts: np.ndarray, side: np.ndarray) -> np.ndarray:
+        """(n, K) copies per kind -> (n, F) copies per face on ``side`` (per row)."""
+        if not self.e.two_sided:
+            return counts
+        out = np.empty((counts.shape[0], self.e.F), np.float32)
+        for s in (0, 1):
+            i = np.flatnonzero(side == s)
+            if i.size:
+                out[i] = counts[i].astype(np.float32) @ self.kind_to_face[s]
+        return out
+
+    def observe(self, st: State, R: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """``(n, size) float32`` observations of ``seats`` in games ``R``."""
+        e, S = self.e, self.slots
+        R = np.asarray(R, np.intp)
+        seats = np.asarray(seats, np.intp)
+        n, P = len(R), e.P
+        ar = np.arange(n)
+        o = np.zeros((n, self.size), np.float32)
+        rel = (seats[:, None] + np.arange(P)[None, :]) % P  # absolute seat at each relative position
+        side = st.side[R].astype(np.intp)
+        o[ar, S["seat"].start + seats] = 1
+        o[:, S["hand"].start:S["hand"].stop] = self._faces(st.hands[R, seats], side)
+        tface = e._top_face(st, R)
+        o[ar, S["top"].start + tface] = 1
+        o[ar, S["color"].start + st.color[R]] = 1
+        o[:, S["direction"].start] = st.direction[R]
+        phase = st.phase[R]
+        o[ar, S["phase"].start + phase] = 1
+        actor = st.actor[R].astype(np.intp)
+        o[ar, S["acting"].start + (actor - seats) % P] = 1
+        o[ar, S["turn"].start + (st.turn[R] - seats) % P] = 1
+        o[ar, S["played_by"].start + (st.origin[R] - seats) % P] = 1
+        o[:, S["pending"].start] = st.pending[R] / 10.0
+        o[:, S["pending"].start + 1] = st.pending_color[R]
+        o[:, S["challengeable"].start] = st.challengeable[R]
+        o[ar, S["prev_color"].start + st.prev_color[R]] = 1
+        mine = actor == seats
+        d = np.flatnonzero((phase == DRAWN) & mine)
+        if d.size:
+            o[d, S["drawn"].start + e.KF[side[d], st.drawn[R[d]]]] = 1
+        o[:, S["declared"].start] = st.declared[R] & mine
+        o[:, S["hand_sizes"].start:S["hand_sizes"].stop] = st.hand_n[R[:, None], rel] / 10.0
+        o[:, S["vulnerable"].start:S["vulnerable"].stop] = st.vulnerable[R[:, None], rel]
+        o[:, S["discard"].start:S["discard"].stop] = self._faces(st.pile_counts[R], side)
+        o[:, S["draw_pile"].start] = st.draw_n[R] / e.N
+        o[:, S["scores"].start:S["scores"].stop] = st.scores[R[:, None], rel] / self.score_scale
+        if e.two_sided:
+            o[:, S["side"].start] = side
+        if self.backs:
+            other = 1 - side
+            opp = st.hands[R[:, None], rel[:, 1:]]  # (n, P-1, K)
+            backs = self._faces(opp.reshape(n * (P - 1), e.K), np.repeat(other, P - 1))
+            o[:, S["opponent_backs"].start:S["opponent_backs"].stop] = backs.reshape(n, -1)
+            has = np.flatnonzero(st.draw_n[R] > 0)
+            if has.size:
+                Rh = R[has]
+                top = st.draw[Rh, st.draw_n[Rh] - 1]
+                o[has, S["draw_top_back"].start + e.KF[other[has], top]] = 1
+        return o

@@ -1,0 +1,972 @@
+"""The rules of every preset as batched array operations.
+
+``Engine(config, num_players)`` holds the static tables of one configuration; its methods read and
+write a ``State`` (one row per game).  ``step`` applies one action per live game, then lets the engine
+take every forced move (a seat with a single legal action, SCENARIOS.md "Decisions and forced
+moves") until each game waits on a real choice.  Work is done on the rows that need it: each action
+type, effect and rare event (reshuffle, draw-until-colour, round end) runs on an index array of the
+games concerned, never in a Python loop over games or cards.
+
+The rules are RULES.md's; where an option changes one, the option is named next to the code.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import chance
+from .actions import ACCEPT, CATCH, CHALLENGE, CHOOSE, DRAW, KEEP, PASS, PLAY, UNO, build_actions
+from .cards import (
+    DRAW_AMOUNT, FLIP, FREE, NO_COLOR, NUM_COLOR_STATES, REVERSE, SKIP, SKIP_EVERYONE, SWAP,
+    SWAP_IN_TURN, WILD_DRAW_COLOR, make_deck,
+)
+from .config import RuleConfig
+from .state import CHOOSE as PH_CHOOSE
+from .state import DEFLECT, DRAWN, JUMP, OVER, PENDING, TURN, State
+
+NC = NUM_COLOR_STATES
+_NOT_ASKED = 127
+_MAX_FORCED_PASSES = 100_000
+
+
+class StepResult(NamedTuple):
+    """What one ``step`` did, per game (rows whose round did not end hold zeros).
+
+    Attributes:
+        round_over: ``(B,) bool`` the round ended during this step.
+        rewards: ``(B, P) float32`` +1 for the round's winner, -1 for the others (0 for a void round).
+        game_over: ``(B,) bool`` the game ended with this round.
+        game_rewards: ``(B, P) float32`` +1 for the game's winners (ties share), -1 for the others.
+        truncated: ``(B,) bool`` the round was stopped by ``max_turns_per_round`` (E3).
+        winner: ``(B,) int8`` the round's winner (-1: none, or a void round).
+        round_points: ``(B,) int32`` points scored by the round (the opponents' hands).
+        scores: ``(B, P) int32`` the game scores after the round.
+    """
+
+    round_over: np.ndarray
+    rewards: np.ndarray
+    game_over: np.ndarray
+    game_rewards: np.ndarray
+    truncated: np.ndarray
+    winner: np.ndarray
+    round_points: np.ndarray
+    scores: np.ndarray
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal for the seat asked."""
+
+
+class Engine:
+    """Static tables and the batched rules of one configuration (``RuleConfig`` and player count)."""
+
+    def __init__(self, config: RuleConfig, num_players: int):
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
+                or not 2 <= num_players <= 10:
+            raise ValueError(f"num_players={num_players!r} is not allowed; UNO takes 2 to 10 players")
+        self.config = c = config
+        self.P = P = int(num_players)
+        self.deck = deck = make_deck(c.deck, c.flip_pairing, c.flip_pairing_seed)
+        self.K, self.F, self.N = K, F, N = deck.num_kinds, deck.num_faces, deck.num_cards
+        if c.hand_size * P > N - 12:
+            raise ValueError(f"hand_size={c.hand_size} with {P} players deals {c.hand_size * P} of the "
+                             f"{N} cards and leaves too few to play; use hand_size <= {(N - 12) // P}")
+        self.two_sided = deck.two_sided
+        fa = deck.face_arrays
+        self.F_SIDE, self.F_COLOR, self.F_SYM = fa["side"], fa["color"], fa["symbol"]
+        self.F_WILD, self.F_DRAW, self.F_RESTR = fa["wild"], fa["draw"], fa["restricted"]
+        self.F_TARGETED = (self.F_SYM == SWAP) | (c.seven_o & (self.F_SYM == 7))
+        self.F_ROTATE = (self.F_SYM == SWAP_IN_TURN) | (c.seven_o & (self.F_SYM == 0))
+        self.F_IS_DRAW = (self.F_DRAW > 0) | (self.F_SYM == WILD_DRAW_COLOR)
+        KF = deck.kind_faces.T.astype(np.intp)  # (2, K)
+        self.KF = KF
+        self.K_COLOR = self.F_COLOR[KF]
+        self.K_SYM = self.F_SYM[KF]
+        self.K_PTS = fa["points"][KF].astype(np.int32)
+        self.K_RESTR = self.F_RESTR[KF]
+        self.K_SKIP = self.K_SYM == SKIP
+        self.cards = deck.cards
+
+        # Restrictions on wild draw cards (RULES.md 1.6): "hard" masks them, "challenge" allows bluffs.
+        self.restricting = bool(self.F_RESTR.any()) and c.wild_draw_restriction != "none"
+        self.challenge_on = self.restricting and c.challenge
+        self.hard = self.restricting and not c.challenge
+        self.retract = self.challenge_on and c.challenge_guilty == "retract_and_draw_2"
+        self.enforce = c.uno_enforcement
+        self.window_discard_only = c.uno_window_close == "next_card_discard"
+        self._build_tables()
+        self.actions = A = build_actions(deck, P, c.seven_o)
+        self.A = A.size
+        self.A_KIND, self.A_FACE = A.kind, A.face.astype(np.intp)
+        self.A_COLOR, self.A_TARGET = A.color, A.target
+        self.PLAY_IDS = np.flatnonzero(A.kind == PLAY)
+        self.PLAY_FACE = A.face[self.PLAY_IDS].astype(np.intp)
+        tgt = A.target[self.PLAY_IDS]
+        self.TGT_COLS = np.flatnonzero(tgt >= 0)
+        self.TGT_SEAT = tgt[self.TGT_COLS]
+        self.ID = {k: int(np.flatnonzero(A.kind == k)[0]) for k in (DRAW, KEEP, PASS, CHALLENGE, ACCEPT, UNO)}
+        self.CATCH_IDS = np.flatnonzero(A.kind == CATCH)
+        self.CHOOSE_IDS = np.flatnonzero(A.kind == CHOOSE)
+        self.CHOOSE_SIDE = (A.color[self.CHOOSE_IDS] >= 4).astype(np.int8)
+
+    def _build_tables(self) -> None:
+        c, F, K = self.config, self.F, self.K
+        t = np.arange(F)
+        fk = self.KF[self.F_SIDE[t].astype(np.intp)]  # (F, K): each kind's face on the top card's side
+        xcol, xsym, xwild = self.F_COLOR[fk], self.F_SYM[fk], self.F_WILD[fk]
+        twild = self.F_WILD[t][:, None]
+        sym_match = (xsym == self.F_SYM[t][:, None]) & ~twild  # RULES.md 1.2 (3) and (4)
+        col = np.arange(NC)
+        col_match = (xcol[:, None, :] == col[None, :, None]) | (col == FREE)[None, :, None]
+        normal = xwild[:, None, :] | col_match | sym_match[:, None, :]
+        color_only = xwild[:, None, :] | col_match  # first_card_match=color_only (house_cn)
+        # PLAYK[(top_face * NC + colour) * 2 + first_play] -> (K,) kinds playable on that top
+        self.PLAYK = np.stack([normal, color_only if c.first_card_match == "color_only" else normal],
+                              axis=2).reshape(F * NC * 2, K)
+        xdraw, tdraw = self.F_DRAW[fk], self.F_DRAW[t][:, None]
+        if c.stacking == "same_type":
+            stack = (xsym == self.F_SYM[t][:, None]) & (xdraw > 0)
+        elif c.stacking == "escalating":
+            stack = (xdraw >= tdraw) & (xdraw > 0)
+        else:
+            stack = np.zeros((F, K), bool)
+        self.STACKK = stack & (tdraw > 0)  # RULES.md 1.7; Wild Draw Colour never stacks
+        self.IDENTK = (fk == t[:, None]) & (~twild | c.jump_in_wilds)  # RULES.md 1.8
+        if self.two_sided:
+            # FACE_KINDS[f] lists the kinds showing face f on its side (padded with K: no kind)
+            lists = [np.flatnonzero(self.KF[self.F_SIDE[f]] == f) for f in range(F)]
+            width = max(len(x) for x in lists)
+            self.FACE_KINDS = np.full((F, width), K, np.intp)
+            for f, x in enumerate(lists):
+                self.FACE_KINDS[f, :len(x)] = x
+            self.SIDE_FACES = np.stack([self.F_SIDE == 0, self.F_SIDE == 1])  # (2, F)
+
+    # ================================================================== state
+    def new_state(self, batch_size: int) -> State:
+        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+            raise ValueError(f"batch_size={batch_size!r} is not allowed; it must be a positive integer")
+        return State.zeros(int(batch_size), self.P, self.K, self.N, self.A)
+
+    def seed_rows(self, st: State, rows, seeds) -> None:
+        st.seed[rows] = seeds
+        st.key[rows] = chance.keys_from_seeds(np.broadcast_to(seeds, np.shape(st.seed[rows])))
+        st.counter[rows] = 0
+
+    def new_games(self, st: State, rows) -> None:
+        """Start a new game in ``rows``: scores reset, a random dealer, the first deal."""
+        rows = np.asarray(rows, np.intp)
+        c = self.config
+        st.scores[rows] = c.starting_points if c.scoring_mode == "penalty_countdown" else 0
+        st.rounds[rows] = 0
+        st.game_over[rows] = False
+        st.dealer[rows] = chance.integers(st.key, st.counter, rows, self.P)
+        self.shuffle_and_deal(st, rows)
+
+    def next_rounds(self, st: State, rows) -> None:
+        """Deal the next round of the game in ``rows``; the deal moves on (``next_dealer``)."""
+        rows = np.asarray(rows, np.intp)
+        d = st.dealer[rows].astype(np.int64)
+        left = (d + 1) % self.P
+        if self.config.next_dealer == "round_winner":
+            w = st.winner[rows]
+            left = np.where(w >= 0, w, left)
+        st.dealer[rows] = left
+        self.shuffle_and_deal(st, rows)
+
+    def shuffle_and_deal(self, st: State, rows) -> None:
+        perm = chance.permutations(st.key, st.counter, rows, np.full(len(rows), self.N), self.N)
+        st.draw[rows] = self.cards[perm]
+        st.draw_n[rows] = self.N
+        self.deal_from_pile(st, rows)
+
+    def deal_from_pile(self, st: State, rows) -> None:
+        """Deal from the draw pile as it lies (top first, one card at a time from the dealer's left),
+        turn the first discard and apply the first-card rules (RULES.md 3.3, 5, 6.1, 7.2)."""
+        R = np.asarray(rows, np.intp)
+        n, P, K, h = len(R), self.P, self.K, self.config.hand_size
+        hp = h * P
+        j = np.arange(hp)
+        cards = st.draw[R[:, None], st.draw_n[R][:, None] - 1 - j].astype(np.intp)
+        seats = (st.dealer[R].astype(np.intp)[:, None] + 1 + j) % P
+        flat = (np.arange(n)[:, None] * P + seats) * K + cards
+        st.hands[R] = np.bincount(flat.ravel(), minlength=n * P * K).reshape(n, P, K)
+        st.hand_n[R] = h
+        st.draw_n[R] -= hp
+        for name, value in (("side", 0), ("direction", 1), ("pending", 0), ("pending_color", False),
+                            ("challengeable", False), ("guilty", False), ("drawn", -1),
+                            ("declared", False), ("vulnerable", False), ("first_play", True),
+                            ("passes", 0), ("turns", 0), ("winner", -1), ("round_points", 0),
+                            ("truncated", False), ("offer_rank", _NOT_ASKED), ("disc_n", 0),
+                            ("pile_counts", 0), ("prev_pending", 0)):
+            getattr(st, name)[R] = value
+        self._turn_first_card(st, R)
+        self._first_card_redraws(st, R)
+        self._first_card_effects(st, R)
+        self.refresh(st, R)
+        self._forced(st, R)
+
+    def _turn_first_card(self, st: State, R: np.ndarray) -> None:
+        top = st.draw[R, st.draw_n[R] - 1]
+        st.draw_n[R] -= 1
+        st.discard[R, st.disc_n[R]] = top
+        st.disc_n[R] += 1
+        st.pile_counts[R, top] += 1
+
+    def _first_card_redraws(self, st: State, R: np.ndarray) -> None:
+        c = self.config
+        todo = R
+        for _ in range(self.N):
+            sym = self.F_SYM[self.KF[0, st.discard[todo, st.disc_n[todo] - 1]]]
+            if c.first_card_mode == "apply":
+                bad = self.F_RESTR[self.KF[0, st.discard[todo, st.disc_n[todo] - 1]]].copy()
+                if self.two_sided and c.flip_first_card == "redraw":
+                    bad |= sym == FLIP
+            else:
+                bad = sym >= 10
+            todo = todo[bad]
+            if todo.size == 0:
+                return
+            if c.first_card_mode == "redraw_action":  # house_cn: the card stays buried
+                self._turn_first_card(st, todo)
+                continue
+            # return it to the draw pile, shuffle the pile, turn the next card
+            top = st.discard[todo, st.disc_n[todo] - 1]
+            st.disc_n[todo] -= 1
+            st.pile_counts[todo, top] -= 1
+            st.draw[todo, st.draw_n[todo]] = top
+            st.draw_n[todo] += 1
+            perm = chance.permutations(st.key, st.counter, todo, st.draw_n[todo], self.N)
+            st.draw[todo] = st.draw[todo[:, None], perm]
+            self._turn_first_card(st, todo)
+        raise RuntimeError("no acceptable first card in the deck")  # pragma: no cover
+
+    def _first_card_effects(self, st: State, R: np.ndarray) -> None:
+        c, P = self.config, self.P
+        dealer = st.dealer[R].astype(np.intp)
+        first = (dealer + 1) % P
+        face = self.KF[0, st.discard[R, st.disc_n[R] - 1]]
+        sym = self.F_SYM[face]
+        wild = self.F_WILD[face]
+        st.color[R] = np.where(sym == SWAP_IN_TURN, FREE, np.where(wild, NO_COLOR, self.F_COLOR[face]))
+        st.origin[R] = dealer
+        st.prev_color[R] = st.color[R]
+        nseat, nphase, chooser = first.copy(), np.full(len(R), TURN, np.int8), first.copy()
+        if c.first_player == "count_from_initial":  # E32: the initial player counts as 1; 0 -> initial
+            num = sym < 10
+            nseat = np.where(num & (sym > 0), (first + sym - 1) % P, first)
+        skip = sym == SKIP
+        if skip.any():
+            nseat[skip] = (first[skip] + 1) % P
+            if c.stack_skip:
+                holds = self._holds(st, R[skip], first[skip], self.K_SKIP[0])
+                nseat[skip] = np.where(holds, first[skip], nseat[skip])
+                nphase[skip] = np.where(holds, DEFLECT, TURN)
+        rev = sym == REVERSE
+        if rev.any():
+            st.direction[R[rev]] = -1
+            right = (dealer[rev] - 1) % P
+            nseat[rev] = dealer[rev] if (c.first_card_reverse == "dealer_first" or P == 2) else right
+        drw = self.F_DRAW[face] > 0
+        if drw.any():
+            st.pending[R[drw]] = self.F_DRAW[face[drw]]
+            nphase[drw] = PENDING
+        wl = wild & (sym != SWAP_IN_TURN)
+        if wl.any():
+            nphase[wl] = PH_CHOOSE
+            if c.first_card_wild_chooser == "dealer":
+                chooser[wl] = dealer[wl]
+        fl = sym == FLIP  # only with flip_first_card=apply (E20)
+        if fl.any():
+            revealed_wild = self._flip(st, R[fl])
+            if revealed_wild.any():
+                nphase[np.flatnonzero(fl)[revealed_wild]] = PH_CHOOSE
+                if c.flip_revealed_wild == "flipper":
+                    chooser[np.flatnonzero(fl)[revealed_wild]] = dealer[fl][revealed_wild]
+        st.turn[R] = nseat
+        st.phase[R] = nphase
+        st.actor[R] = np.where(nphase == PH_CHOOSE, chooser, nseat)
+        self._offer_jump_in(st, R, exclude_origin=False)
+
+    # ================================================================== legality
+    def _top_face(self, st: State, R: np.ndarray) -> np.ndarray:
+        return self.KF[st.side[R], st.discard[R, st.disc_n[R] - 1]]
+
+    def _holds(self, st: State, R, seats, kind_flags) -> np.ndarray:
+        """(n,) whether each seat holds a kind with ``kind_flags`` ((K,) or (n, K))."""
+        return ((st.hands[R, seats] > 0) & kind_flags).any(1)
+
+    def _playable_kinds(self, st: State, R, actor, side, tface) -> np.ndarray:
+        """(n, K) kinds the actor may play in its own turn (matching and the hard restriction)."""
+        idx = (tface * NC + st.color[R]) * 2 + st.first_play[R]
+        ok = self.PLAYK[idx] & (st.hands[R, actor] > 0)
+        if self.hard:
+            ok &= ~(self.K_RESTR[side] & self._guilt(st, R, actor, side, ok)[:, None])
+        return ok
+
+    def _guilt(self, st: State, R, actor, side, ok=None) -> np.ndarray:
+        """(n,) whether playing a restricted wild draw card now breaks ``wild_draw_restriction``."""
+        if self.config.wild_draw_restriction == "color_only":  # holds a card of the active colour
+            return ((st.hands[R, actor] > 0) & (self.K_COLOR[side] == st.color[R][:, None])).any(1)
+        if ok is None:  # no_playable: holds any other playable card (plain wilds included)
+            idx = (self._top_face(st, R) * NC + st.color[R]) * 2 + st.first_play[R]
+            ok = self.PLAYK[idx] & (st.hands[R, actor] > 0)
+        return (ok & ~self.K_RESTR[side]).any(1)
+
+    def refresh(self, st: State, R) -> None:
+        """Recompute the legal-action mask of ``rows``."""
+        R = np.asarray(R, np.intp)
+        if R.size == 0:
+            return
+        c = self.config
+        phase = st.phase[R]
+        actor = st.actor[R].astype(np.intp)
+        side = st.side[R].astype(np.intp)
+        tface = self._top_face(st, R)
+        ok = self._playable_kinds(st, R, actor, side, tface)
+        other = phase != TURN
+        if other.any():
+            ok[other] = False
+            held = st.hands[R, actor] > 0
+            i = np.flatnonzero(phase == DRAWN)
+            if i.size:
+                ok[i, st.drawn[R[i]]] = True
+            i = np.flatnonzero(phase == PENDING)
+            if i.size:
+                # stacking (RULES.md 1.7); never on a going-out draw card (E10)
+                can = ~st.pending_color[R[i]] & (st.hand_n[R[i], st.origin[R[i]]] > 0)
+                ok[i] = self.STACKK[tface[i]] & held[i] & can[:, None]
+                if self.hard:
+                    g = self._guilt(st, R[i], actor[i], side[i])
+                    ok[i] &= ~(self.K_RESTR[side[i]] & g[:, None])
+            i = np.flatnonzero(phase == JUMP)
+            if i.size:
+                ok[i] = self.IDENTK[tface[i]] & held[i]
+            i = np.flatnonzero(phase == DEFLECT)
+            if i.size:
+                ok[i] = self.K_SKIP[side[i]] & held[i]
+        if self.two_sided:
+            okp = np.concatenate([ok, np.zeros((len(R), 1), bool)], axis=1)
+            face_ok = okp[:, self.FACE_KINDS].any(2) & self.SIDE_FACES[side]
+        else:
+            face_ok = ok
+        n = len(R)
+        m = np.zeros((n, self.A), bool)
+        m[:, self.PLAY_IDS] = face_ok[:, self.PLAY_FACE]
+        if self.TGT_COLS.size:
+            cols = self.PLAY_IDS[self.TGT_COLS]
+            m[:, cols] &= self.TGT_SEAT[None, :] != actor[:, None]
+        anyplay = m[:, self.PLAY_IDS].any(1)
+        turn = phase == TURN
+        pend = phase == PENDING
+        chal = st.challengeable[R]
+        can_draw = (st.draw_n[R] > 0) | (st.disc_n[R] > 1)
+        m[:, self.ID[DRAW]] = (turn & ((c.voluntary_draw & can_draw) | ~anyplay)) | (pend & ~chal)
+        m[:, self.ID[KEEP]] = (phase == DRAWN) & (c.drawn_card_play != "forced")
+        m[:, self.ID[PASS]] = (phase == JUMP) | (phase == DEFLECT)
+        m[:, self.ID[CHALLENGE]] = pend & chal
+        m[:, self.ID[ACCEPT]] = pend & chal
+        if self.enforce != "off":
+            m[:, self.ID[UNO]] = (st.hand_n[R, actor] == 2) & ~st.declared[R] & anyplay
+            if self.enforce == "catch":
+                v = st.vulnerable[R].copy()
+                v[np.arange(n), actor] = False
+                m[:, self.CATCH_IDS] = v
+        ch = phase == PH_CHOOSE
+        if ch.any():
+            m[:, self.CHOOSE_IDS] = ch[:, None] & (self.CHOOSE_SIDE[None, :] == side[:, None])
+        over = phase == OVER
+        if over.any():
+            m[over] = False
+        st.mask[R] = m
+        st.nlegal[R] = m.sum(1)
+
+    # ================================================================== step
+    def step(self, st: State, actions: np.ndarray) -> StepResult:
+        """Apply one action per game (ignored for games whose round is over), then the forced moves."""
+        actions = np.asarray(actions)
+        B = st.batch_size
+        if actions.shape != (B,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be an integer array of shape ({B},), got "
+                             f"{actions.dtype} {actions.shape}")
+        was_over = st.phase == OVER
+        live = np.flatnonzero(~was_over)
+        a = actions[live]
+        bad = (a < 0) | (a >= self.A)
+        if not bad.any():
+            bad = ~st.mask[live, a]
+        if bad.any():
+            i = live[np.flatnonzero(bad)[0]]
+            raise IllegalActionError(self.describe_illegal(st, int(i), int(actions[i])))
+        self.apply(st, live, a)
+        self._forced(st, live)
+        return self.result(st, was_over)
+
+    def describe_illegal(self, st: State, row: int, action: int) -> str:
+        name = self.actions.names[action] if 0 <= action < self.A else f"id {action}"
+        legal = [self.actions.names[j] for j in np.flatnonzero(st.mask[row])]
+        return (f"illegal action {name!r} for seat {int(st.actor[row])} in game {row}; legal actions "
+                f"are: {', '.join(legal) if legal else 'none (the round is over)'}")
+
+    def result(self, st: State, was_over: np.ndarray) -> StepResult:
+        B, P = st.batch_size, self.P
+        ended = (st.phase == OVER) & ~was_over
+        rewards = np.zeros((B, P), np.float32)
+        game_rewards = np.zeros((B, P), np.float32)
+        e = np.flatnonzero(ended)
+        if e.size:
+            w = st.winner[e].astype(np.intp)
+            valid = w >= 0
+            r = np.zeros((e.size, P), np.float32)
+            r[valid] = -1.0
+            r[np.flatnonzero(valid), w[valid]] = 1.0
+            rewards[e] = r
+            g = e[st.game_over[e]]
+            if g.size:
+                game_rewards[g] = np.where(self.game_winners(st, g), 1.0, -1.0)
+        return StepResult(ended, rewards, ended & st.game_over, game_rewards, ended & st.truncated,
+                          np.where(ended, st.winner, -1).astype(np.int8),
+                          np.where(ended, st.round_points, 0), st.scores.copy())
+
+    def _forced(self, st: State, R: np.ndarray) -> None:
+        """Take every forced move (a single legal action) until each game waits on a real choice."""
+        R = R[st.nlegal[R] == 1]
+        for _ in range(_MAX_FORCED_PASSES):
+            if R.size == 0:
+                return
+            self.apply(st, R, st.mask[R].argmax(1))
+            R = R[st.nlegal[R] == 1]
+        raise RuntimeError("forced moves did not terminate")  # pragma: no cover
+
+    def apply(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
+        """Apply legal actions ``a`` in rows ``R`` (no validation) and refresh their masks."""
+        kind = self.A_KIND[a]
+        present = np.bincount(kind, minlength=9)
+        counted = (kind != UNO) & (kind != CATCH) & (kind != CHOOSE)
+        st.turns[R[counted]] += 1
+        for k, handler in ((PLAY, self._play), (DRAW, self._draw_action), (KEEP, self._keep),
+                           (PASS, self._pass), (CHALLENGE, self._challenge), (ACCEPT, self._take_penalty),
+                           (UNO, self._uno), (CATCH, self._catch), (CHOOSE, self._choose)):
+            if present[k]:
+                sel = np.flatnonzero(kind == k) if present[k] < len(R) else slice(None)
+                handler(st, R[sel], a[sel])
+        act = ~((kind == UNO) | (kind == CATCH))
+        st.declared[R[act]] = False
+        over = R[(st.turns[R] >= self.config.max_turns_per_round) & (st.phase[R] != OVER)]
+        if over.size:  # E3: treated as a blocked round, reported as truncation
+            self._finish_blocked(st, over, truncated=True)
+        self.refresh(st, R)
+
+    # ================================================================== actions
+    def _uno(self, st: State, R, a) -> None:
+        st.declared[R] = True
+
+    def _catch(self, st: State, R, a) -> None:
+        t = self.A_TARGET[a].astype(np.intp)
+        self._draw(st, R, t, np.full(len(R), self.config.uno_penalty))
+        st.vulnerable[R, t] = False
+
+    def _choose(self, st: State, R, a) -> None:
+        st.color[R] = self.A_COLOR[a]
+        st.actor[R] = st.turn[R]
+        st.phase[R] = TURN
+
+    def _keep(self, st: State, R, a) -> None:
+        st.drawn[R] = -1
+        self._goto(st, R, self._next(st, R, st.actor[R], 1), TURN)
+
+    def _pass(self, st: State, R, a) -> None:
+        phase = st.phase[R]
+        j = np.flatnonzero(phase == JUMP)
+        if j.size:
+            Rj = R[j]
+            rank = st.offer_rank[Rj].astype(np.int16)
+            cur = rank[np.arange(len(Rj)), st.actor[Rj]]
+            later = np.where(rank > cur[:, None], rank, _NOT_ASKED)
+            nxt = later.argmin(1)
+            more = later.min(1) < _NOT_ASKED
+            st.actor[Rj] = np.where(more, nxt, st.turn[Rj])
+            st.phase[Rj] = np.where(more, JUMP, st.resume[Rj])
+            st.offer_rank[Rj[~more]] = _NOT_ASKED
+        d = np.flatnonzero(phase == DEFLECT)
+        if d.size:  # the Skip stands: the victim loses its turn (E33)
+            Rd = R[d]
+            self._goto(st, Rd, self._next(st, Rd, st.actor[Rd], 1), TURN)
+
+    def _draw_action(self, st: State, R, a) -> None:
+        pend = st.phase[R] == PENDING
+        if pend.any():
+            self._take_penalty(st, R[pend], a[pend])
+            R, a = R[~pend], a[~pend]
+            if R.size == 0:
+                return
+        actor = st.actor[R].astype(np.intp)
+        got, kind = self._draw(st, R, actor, np.ones(len(R), np.int64))
+        self._close_windows(st, R, actor, discard=False)
+        none = got == 0
+        st.passes[R] = np.where(none, st.passes[R] + 1, 0)
+        playable = np.zeros(len(R), bool)
+        i = np.flatnonzero(~none)
+        if i.size and self.config.drawn_card_play != "never":
+            Ri = R[i]
+            side = st.side[Ri].astype(np.intp)
+            ok = self._playable_kinds(st, Ri, actor[i], side, self._top_face(st, Ri))
+            playable[i] = ok[np.arange(len(i)), kind[i]]
+        st.drawn[R] = np.where(playable, kind, -1)
+        st.phase[R[playable]] = DRAWN
+        end = ~playable
+        if end.any():
+            Re = R[end]
+            self._goto(st, Re, self._next(st, Re, actor[end], 1), TURN)
+        blocked = R[none & (st.passes[R] >= self.P)]
+        if blocked.size:  # E2: a full cycle of passes with nothing to draw
+            self._finish_blocked(st, blocked)
+
+    def _take_penalty(self, st: State, R, a=None) -> None:
+        """The victim draws the pending penalty (``draw`` or ``accept``)."""
+        victim = st.actor[R].astype(np.intp)
+        origin = st.origin[R].astype(np.intp)
+        out = st.hand_n[R, origin] == 0  # E8: a going-out wild draw card was accepted
+        n, until = st.pending[R].astype(np.int64), st.pending_color[R]
+        if not self.config.last_card_draw_applies:
+            n, until = np.where(out, 0, n), until & ~out
+        self._penalize(st, R, victim, n, until, 0)
+        self._clear_pending(st, R)
+        self._close_windows(st, R, victim, discard=False)
+        self._after_penalty(st, R, victim, out)
+
+    def _after_penalty(self, st: State, R, victim, out) -> None:
+        if out.any():
+            self._finish(st, R[out], st.origin[R[out]].astype(np.intp))
+        rest = ~out
+        if rest.any():
+            Rr, v = R[rest], victim[rest]
+            nxt = self._next(st, Rr, v, 1) if self.config.draw_penalty_skips_turn else v
+            self._goto(st, Rr, nxt, TURN)
+
+    def _challenge(self, st: State, R, a) -> None:
+        c = self.config
+        victim = st.actor[R].astype(np.intp)
+        off = st.origin[R].astype(np.intp)
+        g = st.guilty[R]
+        self._close_windows(st, R, victim, discard=False)
+        gi = np.flatnonzero(g)
+        if gi.size:
+            Rg, og = R[gi], off[gi]
+            if self.retract:  # RULES.md 1.6: the card returns, the offender draws 2 (E26)
+                top = st.discard[Rg, st.disc_n[Rg] - 1]
+                st.disc_n[Rg] -= 1
+                st.pile_counts[Rg, top] -= 1
+                st.hands[Rg, og, top] += 1
+                st.hand_n[Rg, og] += 1
+                st.color[Rg] = st.prev_color[Rg]
+                st.vulnerable[Rg, og] = False
+                self._penalize(st, Rg, og, 2 + st.prev_pending[Rg].astype(np.int64),
+                               np.zeros(len(Rg), bool), 0)
+            else:  # offender_suffers: the offender draws the penalty; the victim plays normally
+                self._penalize(st, Rg, og, st.pending[Rg].astype(np.int64), st.pending_color[Rg], 0)
+            self._clear_pending(st, Rg)
+            self._goto(st, Rg, victim[gi], TURN)
+        ii = np.flatnonzero(~g)
+        if ii.size:  # innocent: the challenger draws the penalty plus challenge_extra
+            Ri = R[ii]
+            self._penalize(st, Ri, victim[ii], st.pending[Ri].astype(np.int64), st.pending_color[Ri],
+                           c.challenge_extra)
+            self._clear_pending(st, Ri)
+            self._after_penalty(st, Ri, victim[ii], st.hand_n[Ri, off[ii]] == 0)
+
+    def _clear_pending(self, st: State, R) -> None:
+        st.pending[R] = 0
+        st.pending_color[R] = False
+        st.challengeable[R] = False
+        st.guilty[R] = False
+
+    def _play(self, st: State, R, a) -> None:
+        c, P = self.config, self.P
+        n = len(R)
+        actor = st.actor[R].astype(np.intp)
+        side = st.side[R].astype(np.intp)
+        face = self.A_FACE[a]
+        sym = self.F_SYM[face]
+        if self.two_sided:
+            kind = self._pick_kind(st, R, actor, face)
+        else:
+            kind = face
+        if self.challenge_on:
+            restr = self.F_RESTR[face]
+            st.prev_color[R] = st.color[R]
+            st.prev_pending[R] = st.pending[R]
+            guilty = np.zeros(n, bool)
+            i = np.flatnonzero(restr)
+            if i.size:
+                guilty[i] = self._guilt(st, R[i], actor[i], side[i])
+            st.guilty[R] = guilty
+            st.challengeable[R] = restr
+        st.hands[R, actor, kind] -= 1
+        st.hand_n[R, actor] -= 1
+        st.discard[R, st.disc_n[R]] = kind
+        st.disc_n[R] += 1
+        st.pile_counts[R, kind] += 1
+        st.first_play[R] = False
+        st.drawn[R] = -1
+        st.passes[R] = 0
+        st.origin[R] = actor
+        wild = self.F_WILD[face]
+        st.color[R] = np.where(sym == SWAP_IN_TURN, FREE, np.where(wild, self.A_COLOR[a], self.F_COLOR[face]))
+        self._close_windows(st, R, actor, discard=True)
+        out = st.hand_n[R, actor] == 0
+        d = st.direction[R].astype(np.intp)
+        nseat = (actor + d) % P
+        nphase = np.full(n, TURN, np.int8)
+        chooser = np.full(n, -1, np.intp)
+
+        rv = sym == REVERSE
+        if rv.any():
+            st.direction[R[rv]] = -d[rv]
+            if P == 2 and c.two_player_reverse == "skip":  # E24
+                nseat[rv] = actor[rv]
+            else:
+                nseat[rv] = (actor[rv] - d[rv]) % P
+        sk = np.flatnonzero(sym == SKIP)
+        if sk.size:
+            victim = nseat[sk]
+            nseat[sk] = (actor[sk] + 2 * d[sk]) % P
+            if c.stack_skip:  # the victim may pass the Skip on (RULES.md 1.7, E33)
+                holds = self._holds(st, R[sk], victim, self.K_SKIP[side[sk]])
+                nseat[sk] = np.where(holds, victim, nseat[sk])
+                nphase[sk] = np.where(holds, DEFLECT, TURN)
+        se = sym == SKIP_EVERYONE
+        if se.any():
+            nseat[se] = actor[se]
+        dr = np.flatnonzero(self.F_IS_DRAW[face])
+        if dr.size:
+            st.pending[R[dr]] += self.F_DRAW[face[dr]]
+            st.pending_color[R[dr]] |= sym[dr] == WILD_DRAW_COLOR
+            nphase[dr] = PENDING
+        live = ~out
+        sw = np.flatnonzero(self.F_TARGETED[face] & live)
+        if sw.size:
+            self._exchange(st, R[sw], actor[sw], self.A_TARGET[a[sw]].astype(np.intp))
+        ro = np.flatnonzero(self.F_ROTATE[face] & live)
+        if ro.size:
+            self._rotate(st, R[ro], d[ro])
+        fl = np.flatnonzero((sym == FLIP) & (live | (c.flip_as_last_card == "flip_before_scoring")))
+        if fl.size:
+            wild_top = self._flip(st, R[fl])
+            w = fl[wild_top & live[fl]]
+            nphase[w] = PH_CHOOSE
+            chooser[w] = actor[w] if c.flip_revealed_wild == "flipper" else nseat[w]
+
+        o = np.flatnonzero(out)
+        if o.size:
+            defer = st.challengeable[R[o]]  # E8: the challenge resolves before the round ends
+            last_draw = self.F_IS_DRAW[face[o]] & ~defer & c.last_card_draw_applies
+            ld = o[last_draw]
+            if ld.size:  # RULES.md 1.9: the next seat still draws (E9, E10: no stacking)
+                self._penalize(st, R[ld], nseat[ld], st.pending[R[ld]].astype(np.int64),
+                               st.pending_color[R[ld]], 0)
+                self._clear_pending(st, R[ld])
+            fin = o[~defer]
+            self._finish(st, R[fin], actor[fin])
+            live[fin] = False
+        L = np.flatnonzero(live)
+        if L.size == 0:
+            return
+        RL = R[L]
+        st.turn[RL] = nseat[L]
+        st.phase[RL] = nphase[L]
+        st.actor[RL] = np.where(nphase[L] == PH_CHOOSE, chooser[L], nseat[L])
+        if self.enforce != "off":  # RULES.md 1.5, E16: checked after the whole effect
+            one = (st.hand_n[RL, actor[L]] == 1) & ~st.declared[RL]
+            st.vulnerable[RL[one], actor[L][one]] = True
+        self._offer_jump_in(st, RL, exclude_origin=True)
+
+    # ================================================================== effects
+    def _pick_kind(self, st: State, R, actor, face) -> np.ndarray:
+        """UNO Flip: which physical card plays ``face``.  The owner cannot see its own backs, so
+        among held cards showing that face one is taken at random (weighted by copies)."""
+        cand = self.FACE_KINDS[face]  # (n, W)
+        hp = np.concatenate([st.hands[R, actor], np.zeros((len(R), 1), np.int8)], axis=1)
+        cnt = hp[np.arange(len(R))[:, None], cand].astype(np.int64)
+        kind = cand[np.arange(len(R)), (cnt > 0).argmax(1)]
+        amb = np.flatnonzero((cnt > 0).sum(1) > 1)
+        if amb.size:
+            cum = cnt[amb].cumsum(1)
+            u = chance.uniform(st.key, st.counter, R[amb], 1)[:, 0] * cum[:, -1]
+            kind[amb] = cand[amb, (cum > u[:, None]).argmax(1)]
+        drawn = st.phase[R] == DRAWN
+        kind[drawn] = st.drawn[R[drawn]]
+        return kind
+
+    def _exchange(self, st: State, R, a_seat, b_seat) -> None:
+        """Swap two seats' hands (Swap; a 7 under Seven-O)."""
+        ha, na = st.hands[R, a_seat].copy(), st.hand_n[R, a_seat].copy()
+        st.hands[R, a_seat] = st.hands[R, b_seat]
+        st.hand_n[R, a_seat] = st.hand_n[R, b_seat]
+        st.hands[R, b_seat] = ha
+        st.hand_n[R, b_seat] = na
+        st.vulnerable[R, a_seat] = False
+        st.vulnerable[R, b_seat] = False
+        if self.config.uno_call_after_exchange:
+            st.vulnerable[R, b_seat] = st.hand_n[R, b_seat] == 1
+
+    def _rotate(self, st: State, R, d) -> None:
+        """Every hand passes one seat on in direction ``d`` (Swap-in-turn; a 0 under Seven-O)."""
+        src = (np.arange(self.P)[None, :] - d[:, None]) % self.P
+        st.hands[R] = st.hands[R[:, None], src]
+        st.hand_n[R] = st.hand_n[R[:, None], src]
+        st.vulnerable[R] = False
+        if self.config.uno_call_after_exchange:
+            st.vulnerable[R] = st.hand_n[R] == 1
+            st.vulnerable[R, st.actor[R]] = False
+
+    def _flip(self, st: State, R) -> np.ndarray:
+        """Turn the game over (RULES.md 7.4); returns whether the new top card is a wild."""
+        st.side[R] ^= 1
+        j = np.arange(self.N)[None, :]
+        if self.config.flip_discard_mode == "invert_pile":
+            n = st.disc_n[R][:, None]
+            st.discard[R] = st.discard[R[:, None], np.where(j < n, n - 1 - j, j)]
+        n = st.draw_n[R][:, None]
+        st.draw[R] = st.draw[R[:, None], np.where(j < n, n - 1 - j, j)]
+        face = self._top_face(st, R)
+        wild = self.F_WILD[face]
+        st.color[R] = np.where(wild, NO_COLOR, self.F_COLOR[face])
+        return wild
+
+    def _offer_jump_in(self, st: State, R, exclude_origin: bool) -> None:
+        """After a new top card: ask the seats holding the identical card, in turn order (E12, E13)."""
+        if not self.config.jump_in or R.size == 0:
+            return
+        phase = st.phase[R]
+        ok = (phase == TURN) | (phase == DEFLECT) | ((phase == PENDING) & ~st.challengeable[R])
+        R = R[ok]
+        if R.size == 0:
+            return
+        tface = self._top_face(st, R)
+        elig = ((st.hands[R] > 0) & self.IDENTK[tface][:, None, :]).any(2)  # (n, P)
+        ar = np.arange(len(R))
+        elig[ar, st.actor[R]] = False  # the seat that moves next anyway plays it as its turn
+        if exclude_origin and not self.config.jump_in_self:
+            elig[ar, st.origin[R]] = False
+        has = elig.any(1)
+        if not has.any():
+            return
+        R, elig = R[has], elig[has]
+        seats = np.arange(self.P)[None, :]
+        if self.config.jump_in_priority == "random":
+            order = chance.permutations(st.key, st.counter, R, np.full(len(R), self.P), self.P)
+            rank = np.empty_like(order)
+            rank[np.arange(len(R))[:, None], order] = seats
+        else:
+            rank = ((seats - st.origin[R][:, None]) * st.direction[R][:, None] - 1) % self.P
+        rank = np.where(elig, rank, _NOT_ASKED).astype(np.int8)
+        st.offer_rank[R] = rank
+        st.resume[R] = st.phase[R]
+        st.turn[R] = st.actor[R]
+        st.actor[R] = rank.argmin(1)
+        st.phase[R] = JUMP
+
+    # ================================================================== drawing
+    def _next(self, st: State, R, seat, k: int) -> np.ndarray:
+        return (np.asarray(seat, np.intp) + k * st.direction[R].astype(np.intp)) % self.P
+
+    def _goto(self, st: State, R, seat, phase) -> None:
+        st.turn[R] = seat
+        st.actor[R] = seat
+        st.phase[R] = phase
+
+    def _penalize(self, st: State, R, seats, n, until, extra) -> None:
+        """Seats draw ``n`` cards, or (``until``) until a card of the active colour, then ``extra``."""
+        fixed = np.where(until, 0, n + extra)
+        if fixed.any():
+            self._draw(st, R, seats, fixed)
+        u = np.flatnonzero(until)
+        if u.size:
+            self._draw_until_color(st, R[u], seats[u])
+            if extra:
+                self._draw(st, R[u], seats[u], np.full(u.size, extra))
+
+    def _draw(self, st: State, R, seats, counts) -> tuple[np.ndarray, np.ndarray]:
+        """Seats draw ``counts`` cards, reshuffling when the pile runs out (RULES.md 1.4, E1, E4).
+        Returns the cards drawn per row and the kind of the last one (-1: none)."""
+        counts = np.asarray(counts, np.int64)
+        seats = np.asarray(seats, np.intp)
+        first = np.minimum(counts, st.draw_n[R])
+        got = first.copy()
+        last = self._take(st, R, seats, first)
+        short = np.flatnonzero(counts > first)
+        if short.size:
+            Rs = R[short]
+            self._reshuffle(st, Rs)
+            second = np.minimum(counts[short] - first[short], st.draw_n[Rs])
+            l2 = self._take(st, Rs, seats[short], second)
+            got[short] += second
+            last[short] = np.where(second > 0, l2, last[short])
+        grew = got > 0
+        st.vulnerable[R[grew], seats[grew]] = False  # E28
+        return got, last
+
+    def _take(self, st: State, R, seats, k) -> np.ndarray:
+        last = np.full(len(R), -1, np.intp)
+        m = int(k.max()) if k.size else 0
+        if m == 0:
+            return last
+        if m == 1:
+            i = np.flatnonzero(k == 1) if k.min() == 0 else slice(None)
+            Ri, si = R[i], seats[i]
+            card = st.draw[Ri, st.draw_n[Ri] - 1].astype(np.intp)
+            st.hands[Ri, si, card] += 1
+            last[i] = card
+        else:
+            j = np.arange(m)[None, :]
+            valid = j < k[:, None]
+            pos = np.maximum(st.draw_n[R][:, None] - 1 - j, 0)
+            cards = st.draw[R[:, None], pos].astype(np.intp)
+            flat = ((R[:, None] * self.P + seats[:, None]) * self.K + cards)[valid]
+            np.add.at(st.hands.reshape(-1), flat, 1)
+            has = k > 0
+            last[has] = cards[np.flatnonzero(has), k[has] - 1]
+        st.draw_n[R] -= k.astype(np.int16)
+        st.hand_n[R, seats] += k.astype(np.int16)
+        return last
+
+    def _reshuffle(self, st: State, R) -> None:
+        """Shuffle the discard pile, less its top card, into a new draw pile (RULES.md 1.4).
+        Under retract_and_draw_2 the card under a challengeable top is kept too (E26)."""
+        keep = np.ones(len(R), np.int64)
+        if self.retract:
+            keep += st.challengeable[R]
+        m = st.disc_n[R] - keep
+        ok = m > 0
+        R, keep, m = R[ok], keep[ok], m[ok]
+        if R.size == 0:
+            return
+        perm = chance.permutations(st.key, st.counter, R, m, self.N)
+        src = st.discard[R]
+        ar = np.arange(len(R))
+        st.draw[R] = src[ar[:, None], perm]
+        st.draw_n[R] = m
+        top = src[ar, st.disc_n[R] - 1]
+        under = src[ar, np.maximum(st.disc_n[R] - 2, 0)]
+        two = keep == 2
+        st.discard[R, 0] = np.where(two, under, top)
+        st.discard[R[two], 1] = top[two]
+        st.disc_n[R] = keep
+        st.pile_counts[R] = 0
+        st.pile_counts[R, top] += 1
+        st.pile_counts[R[two], under[two]] += 1
+
+    def _draw_until_color(self, st: State, R, seats) -> None:
+        """Wild Draw Colour: draw until a card whose active face has the active colour (E5, E6)."""
+        cap = self.config.wdc_cap
+        total = np.zeros(len(R), np.int64)
+        todo = np.arange(len(R))
+        j = np.arange(self.N)[None, :]
+        for _ in range(4):
+            Rt = R[todo]
+            n = st.draw_n[Rt].astype(np.int64)
+            cols = self.K_COLOR[st.side[Rt].astype(np.intp)[:, None], st.draw[Rt]]
+            match = (cols == st.color[Rt][:, None]) & (j < n[:, None])
+            pos = np.where(match, j, -1).max(1)
+            found = pos >= 0
+            cnt = np.where(found, n - pos, n)
+            if cap:
+                cnt = np.minimum(cnt, cap - total[todo])
+            got, _ = self._draw(st, Rt, seats[todo], cnt)
+            total[todo] += got
+            more = ~found & (n > 0)
+            if cap:
+                more &= total[todo] < cap
+            todo = todo[more]
+            if todo.size == 0:
+                return
+            self._reshuffle(st, R[todo])
+            todo = todo[st.draw_n[R[todo]] > 0]
+            if todo.size == 0:
+                return
+
+    def _close_windows(self, st: State, R, actor, discard: bool) -> None:
+        """A play (or, for next_player_action, any turn action) by ``actor`` ends the other seats'
+        UNO windows; under ``automatic`` enforcement the penalty is applied then (RULES.md 1.5)."""
+        if self.enforce == "off" or (not discard and self.window_discard_only):
+            return
+        vul = st.vulnerable[R]
+        if not vul.any():
+            return
+        vul[np.arange(len(R)), actor] = False
+        i, p = np.nonzero(vul)
+        if i.size == 0:
+            return
+        st.vulnerable[R[i], p] = False
+        if self.enforce == "automatic":
+            while i.size:  # one seat per game at a time, so each draw sees its own pile
+                _, first = np.unique(i, return_index=True)
+                self._draw(st, R[i[first]], p[first], np.full(first.size, self.config.uno_penalty))
+                keep = np.ones(i.size, bool)
+                keep[first] = False
+                i, p = i[keep], p[keep]
+
+    # ================================================================== round end
+    def hand_values(self, st: State, R) -> np.ndarray:
+        """(n, P) points in each hand, valued on the side in play."""
+        return (st.hands[R].astype(np.int32) * self.K_PTS[st.side[R].astype(np.intp)][:, None, :]).sum(2)
+
+    def _finish_blocked(self, st: State, R, truncated: bool = False) -> None:
+        """E2: the lowest hand value wins (ties: fewer cards, then the earliest seat from the
+        dealer's left), or the round is void (``blocked_round=void_redeal``)."""
+        if self.config.blocked_round == "void_redeal":
+            w = np.full(len(R), -1, np.intp)
+        else:
+            order = (np.arange(self.P)[None, :] - st.dealer[R][:, None] - 1) % self.P
+            key = self.hand_values(st, R).astype(np.int64) * 4096 + st.hand_n[R] * 16 + order
+            w = key.argmin(1)
+        st.truncated[R] = truncated
+        self._finish(st, R, w)
+
+    def _finish(self, st: State, R, w) -> None:
+        """End the round in ``R`` won by seats ``w`` (-1: void) and score it (RULES.md 3.4, 6.4, 7.5)."""
+        if R.size == 0:
+            return
+        c = self.config
+        vals = self.hand_values(st, R)
+        valid = w >= 0
+        ar = np.arange(len(R))
+        wi = np.where(valid, w, 0)
+        pts = np.where(valid, vals.sum(1) - vals[ar, wi], 0)
+        sc = st.scores[R]
+        v = np.flatnonzero(valid)
+        mode = c.scoring_mode
+        if mode == "winner_takes_sum":
+            sc[v, wi[v]] += pts[v]
+        elif mode == "cumulative_low":
+            sc[v] += vals[v]
+        elif mode == "plus_minus":
+            sc[v] -= vals[v]
+            sc[v, wi[v]] += pts[v]
+        else:  # penalty_countdown: the others lose their hands' value
+            sc[v] -= vals[v]
+        st.scores[R] = sc
+        st.round_points[R] = pts
+        st.winner[R] = np.where(valid, w, -1)
+        st.phase[R] = OVER
+        st.pending[R] = 0
+        st.rounds[R] += valid
+        if mode in ("winner_takes_sum", "cumulative_low"):
+            done = (sc >= c.target).any(1)
+        elif mode == "plus_minus":
+            done = st.rounds[R] >= c.max_rounds
+        else:
+            done = (sc < 0).any(1)
+        st.game_over[R] = done
+        st.mask[R] = False
+        st.nlegal[R] = 0
+
+    def game_winners(self, st: State, R) -> np.ndarray:
+        """(n, P) the winners of finished games (ties share): the highest score, or the lowest
+        under ``cumulative_low``."""
+        sc = st.scores[R]
+        if self.config.scoring_mode == "cumulative_low":
+            return sc == sc.min(1, keepdims=True)
+        return sc == sc.max(1, keepdims=True)
