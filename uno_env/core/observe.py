@@ -104,6 +104,27 @@ class Observer:
                 m[s, np.arange(e.K), e.KF[s]] = 1.0
             self.kind_to_face = m  # counts per kind @ m[side] = counts per face on that side
 
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) float32 bounds of every observation entry (for a Gymnasium ``Box``)."""
+        e = self.e
+        low = np.zeros(self.size, np.float32)
+        high = np.ones(self.size, np.float32)
+        copies = np.zeros(e.F, np.float32)  # cards of the deck showing each face
+        for s in (0, 1) if e.two_sided else (0,):
+            np.add.at(copies, e.KF[s], e.deck.kind_counts.astype(np.float32))
+        for name in ("hand", "discard"):
+            high[self.slots[name].start:self.slots[name].stop] = copies
+        if self.backs:
+            sl = self.slots["opponent_backs"]
+            high[sl.start:sl.stop] = np.tile(copies, e.P - 1)
+        low[self.slots["direction"].start] = -1
+        big = e.N / 10.0
+        high[self.slots["pending"].start] = big
+        high[self.slots["hand_sizes"].start:self.slots["hand_sizes"].stop] = big
+        sl = self.slots["scores"]
+        low[sl.start:sl.stop], high[sl.start:sl.stop] = -np.inf, np.inf
+        return low, high
+
     def _faces(self, counts: np.ndarray, side: np.ndarray) -> np.ndarray:
         """(n, K) copies per kind -> (n, F) copies per face on ``side`` (per row)."""
         if not self.e.two_sided:
@@ -129,18 +150,18 @@ class Observer:
         o[:, S["hand"].start:S["hand"].stop] = self._faces(st.hands[R, seats], side)
         tface = e._top_face(st, R)
         o[ar, S["top"].start + tface] = 1
-        o[ar, S["color"].start + st.color[R]] = 1
+        o[ar, S["color"].start + st.color[R].astype(np.intp)] = 1
         o[:, S["direction"].start] = st.direction[R]
-        phase = st.phase[R]
+        phase = st.phase[R].astype(np.intp)
         o[ar, S["phase"].start + phase] = 1
         actor = st.actor[R].astype(np.intp)
         o[ar, S["acting"].start + (actor - seats) % P] = 1
-        o[ar, S["turn"].start + (st.turn[R] - seats) % P] = 1
-        o[ar, S["played_by"].start + (st.origin[R] - seats) % P] = 1
+        o[ar, S["turn"].start + (st.turn[R].astype(np.intp) - seats) % P] = 1
+        o[ar, S["played_by"].start + (st.origin[R].astype(np.intp) - seats) % P] = 1
         o[:, S["pending"].start] = st.pending[R] / 10.0
         o[:, S["pending"].start + 1] = st.pending_color[R]
         o[:, S["challengeable"].start] = st.challengeable[R]
-        o[ar, S["prev_color"].start + st.prev_color[R]] = 1
+        o[ar, S["prev_color"].start + st.prev_color[R].astype(np.intp)] = 1
         mine = actor == seats
         d = np.flatnonzero((phase == DRAWN) & mine)
         if d.size:

@@ -110,6 +110,7 @@ class Engine:
         self.CATCH_IDS = np.flatnonzero(A.kind == CATCH)
         self.CHOOSE_IDS = np.flatnonzero(A.kind == CHOOSE)
         self.CHOOSE_SIDE = (A.color[self.CHOOSE_IDS] >= 4).astype(np.int8)
+        self.log: list | None = None  # when a list: (row, seat, action) of every action applied
 
     def _build_tables(self) -> None:
         c, F, K = self.config, self.F, self.K
@@ -441,6 +442,8 @@ class Engine:
 
     def apply(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
         """Apply legal actions ``a`` in rows ``R`` (no validation) and refresh their masks."""
+        if self.log is not None:
+            self.log.extend(zip(R.tolist(), st.actor[R].tolist(), np.asarray(a).tolist()))
         kind = self.A_KIND[a]
         present = np.bincount(kind, minlength=9)
         counted = (kind != UNO) & (kind != CATCH) & (kind != CHOOSE)

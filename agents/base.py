@@ -1,0 +1,61 @@
+"""The batched agent protocol shared by bots, trained policies and evaluation.
+
+An agent maps a batch of observations and legal-action masks to one legal action per row::
+
+    actions = agent.act(observations, action_masks, rng=None)   # (B, obs), (B, A) bool -> (B,) int
+
+Agents see only what a player sees (the observation vector of ``uno_env.core.observe`` and the
+mask), never the game state.  Scripted bots read the observation through ``ObsView`` so they can
+be used with any preset and player count.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Agent(Protocol):
+    name: str
+
+    def act(self, observations: np.ndarray, action_masks: np.ndarray,
+            rng: np.random.Generator | None = None) -> np.ndarray:
+        """Return ``(B,)`` legal action ids, one per row."""
+        ...
+
+
+def check_batch(observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Validate and normalise a batch: 2-D observations, a bool mask with a legal action per row."""
+    obs = np.asarray(observations)
+    mask = np.asarray(action_masks)
+    if obs.ndim == 1:
+        obs = obs[None]
+    if mask.ndim == 1:
+        mask = mask[None]
+    if obs.ndim != 2 or mask.ndim != 2 or obs.shape[0] != mask.shape[0]:
+        raise ValueError(f"act() takes observations (B, obs) and action_masks (B, A) with the same B; "
+                         f"got {np.shape(observations)} and {np.shape(action_masks)}")
+    mask = mask.astype(bool, copy=False)
+    empty = ~mask.any(1)
+    if empty.any():
+        raise ValueError(f"rows {np.flatnonzero(empty)[:10].tolist()} of action_masks have no legal action")
+    return obs, mask
+
+
+class RandomAgent:
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observations, action_masks, rng=None) -> np.ndarray:
+        _, mask = check_batch(observations, action_masks)
+        rng = rng or self.rng
+        r = rng.random(mask.shape, dtype=np.float32)
+        r += 1e-3  # keep legal actions above the zeroed illegal ones
+        r *= mask
+        return r.argmax(1)

@@ -1,0 +1,258 @@
+"""UNO as a PettingZoo AEC environment (``uno_v0``), over the batched core with one game.
+
+====================  =============================================================================
+Import                ``from uno_env import uno_v0`` (or ``uno_env.env``, ``uno_env.raw_env``)
+Actions               Discrete; one id per action string (``uno_env.core.actions``)
+Parallel API          No
+Agents                ``player_0`` ... ``player_{P-1}`` (2 to 10)
+Action mask           ``observation["action_mask"]``, int8; zeros for every agent but the one asked
+Observation           ``{"observation": float32 vector (uno_env.core.observe), "action_mask": int8}``
+Rewards               per round: +1 winner, -1 the others (``episode="round"``); per game with
+                      ``episode="game"``; a void blocked round gives 0
+====================  =============================================================================
+
+``agent_selection`` is the seat asked, which is not always the seat whose turn it is: out-of-turn
+decisions (a jump-in, a Skip deflection, a challenge, a colour choice) are asked of the seat
+concerned.  Forced moves (a single legal action) are taken by the engine, so every decision offered
+is a real choice.
+
+Arguments:
+    rules: preset name (``standard_en``, ``standard_ru``, ``house_cn``, ``solo_bga``, ``flip_jp``) or
+        a ``RuleConfig``.
+    num_players: 2 to 10.
+    render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text with ANSI colours) or
+        ``"human"`` (prints it).
+    episode: ``"round"`` (an episode is one round) or ``"game"`` (rounds until a game winner).
+    illegal_action: ``"raise"`` (an error naming the action and the legal ones; the game is unchanged),
+        ``"lose"`` (PettingZoo's convention: the offender gets -1, the others 0, and the episode ends) or
+        ``"penalty"`` (the seeds' wrong-card rule: the card goes back, the seat draws 2 and, on its own
+        turn, the turn passes; other decisions are asked again).
+    **options: rule options (RULES.md section 9 names).
+
+``reset(seed=None, options={"setup": POSITION})`` builds a position in the notation of SCENARIOS.md;
+``snapshot()`` returns the current one; ``action_name(i)``/``action_index(name)`` convert action ids.
+When ``max_turns_per_round`` stops a round it is reported as truncation (the blocked-round rule E2
+still names a winner and the rewards follow it).
+
+Version history:
+    * v0: first release.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .core.game import VecGame
+from .core.notation import PositionError
+from .core.rules import IllegalActionError
+from .core.state import CHOOSE, DRAWN, OVER, TURN
+from .render import render_table
+
+ILLEGAL_POLICIES = ("raise", "lose", "penalty")
+EPISODES = ("round", "game")
+
+
+def env(**kwargs) -> AECEnv:
+    """The wrapped environment (order enforcing), as PettingZoo's classic environments are."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+class raw_env(AECEnv):
+    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v0", "is_parallelizable": False,
+                "render_fps": 1}
+
+    def __init__(self, rules="standard_en", num_players: int = 4, render_mode: str | None = None,
+                 episode: str = "round", illegal_action: str = "raise", **options):
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode={render_mode!r} is not supported; use None, 'ansi' or 'human'")
+        if episode not in EPISODES:
+            raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
+        if illegal_action not in ILLEGAL_POLICIES:
+            raise ValueError(f"illegal_action={illegal_action!r} is not allowed; use one of "
+                             f"{', '.join(ILLEGAL_POLICIES)}")
+        self.game = VecGame(rules, num_players, batch_size=1, seed=0, autoreset=False, **options)
+        self.game.engine.log = []
+        self.render_mode, self.episode, self.illegal_action = render_mode, episode, illegal_action
+        self.rules = self.game.rules
+        P, A = self.game.num_players, self.game.num_actions
+        self.possible_agents = [f"player_{i}" for i in range(P)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        low, high = self.game.observer.bounds()
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (A,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
+        self.history: deque = deque(maxlen=12)
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ---------------------------------------------------------------- names and positions
+    def action_name(self, i: int) -> str:
+        return self.game.action_name(i)
+
+    def action_index(self, name: str) -> int:
+        return self.game.action_index(name)
+
+    def legal_actions(self) -> list[str]:
+        return self.game.legal_actions(0)
+
+    def snapshot(self) -> dict:
+        return self.game.snapshot(0)
+
+    # ---------------------------------------------------------------- AEC API
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        options = options or {}
+        unknown = set(options) - {"setup"}
+        if unknown:  # PettingZoo's api_test passes arbitrary options, so warn rather than fail
+            import gymnasium
+            gymnasium.logger.warn(f"reset ignores unknown option(s) {sorted(unknown)}; "
+                                  f"the only option is 'setup'")
+        self.game.engine.log.clear()
+        if "setup" in options:
+            setup = options["setup"]
+            if isinstance(setup, dict) and "seed" not in setup and seed is not None:
+                setup = {**setup, "seed": int(seed)}
+            self.game.load(setup)
+        else:
+            self.game.reset(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.history.clear()
+        self._absorb_log()
+        if self.game.state.phase[0] == OVER:  # a position given after its round ended
+            self._end_round(self.game.engine.result(self.game.state, np.array([False])))
+        else:
+            self.agent_selection = self._agent(int(self.game.state.actor[0]))
+        if self.render_mode == "human":
+            self.render()
+
+    def _agent(self, seat: int) -> str:
+        return self.possible_agents[seat]
+
+    def observe(self, agent: str) -> dict:
+        seat = self._seat[agent]
+        obs = self.game.observer.observe(self.game.state, np.array([0]), np.array([seat]))[0]
+        mask = np.zeros(self.game.num_actions, np.int8)
+        if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
+            mask[:] = self.game.state.mask[0]
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = self._check_action(action)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {x: 0.0 for x in self.agents}
+        st = self.game.state
+        if not st.mask[0, a]:
+            if self._illegal(agent, a):
+                return
+        else:
+            out = self.game.step(np.array([a]))
+            self._absorb_log()
+            if out.round_over[0]:
+                self._end_round(out)
+            else:
+                self.agent_selection = self._agent(int(st.actor[0]))
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _check_action(self, action) -> int:
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) and not (
+                isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
+            raise ValueError(f"action must be an integer action id, got {action!r} "
+                             f"(use env.unwrapped.action_index('play R5') to convert names)")
+        a = int(action)
+        if not 0 <= a < self.game.num_actions:
+            raise ValueError(f"action {a} is out of range; ids are 0 to {self.game.num_actions - 1}")
+        return a
+
+    def _illegal(self, agent: str, a: int) -> bool:
+        """Handle an illegal action per ``illegal_action``; True when the step is finished."""
+        e, st = self.game.engine, self.game.state
+        if self.illegal_action == "raise":
+            raise IllegalActionError(e.describe_illegal(st, 0, a))
+        self.infos[agent] = {**self.infos[agent], "illegal_action": self.action_name(a)}
+        if self.illegal_action == "lose":
+            for x in self.agents:
+                self.rewards[x] = -1.0 if x == agent else 0.0
+                self.terminations[x] = True
+            self._accumulate_rewards()
+            return True
+        # penalty: the wrong card goes back, the seat draws 2; on its own turn the turn passes
+        seat = int(st.actor[0])
+        R = np.array([0])
+        e._draw(st, R, np.array([seat]), np.array([2]))
+        self.history.append((seat, f"{self.action_name(a)} (illegal: draws 2)"))
+        if st.phase[0] in (TURN, DRAWN):
+            st.drawn[R] = -1
+            e._goto(st, R, e._next(st, R, np.array([seat]), 1), TURN)
+        e.refresh(st, R)
+        was = np.array([False])
+        e._forced(st, R)
+        self._absorb_log()
+        out = e.result(st, was)
+        if out.round_over[0]:
+            self._end_round(out)
+        else:
+            self.agent_selection = self._agent(int(st.actor[0]))
+        return False
+
+    def _end_round(self, out) -> None:
+        st = self.game.state
+        if self.episode == "game" and not out.game_over[0]:
+            self.game.next_round(0)
+            self._absorb_log()
+            self.agent_selection = self._agent(int(st.actor[0]))
+            return
+        rewards = out.game_rewards[0] if self.episode == "game" else out.rewards[0]
+        info = {"winner": int(out.winner[0]), "round_points": int(out.round_points[0]),
+                "scores": [int(x) for x in st.scores[0]], "game_over": bool(st.game_over[0])}
+        trunc = bool(out.truncated[0])
+        for i, x in enumerate(self.agents):
+            self.rewards[x] = float(rewards[i])
+            self.terminations[x] = not trunc
+            self.truncations[x] = trunc
+            self.infos[x] = dict(info)
+
+    def _absorb_log(self) -> None:
+        log = self.game.engine.log
+        for _, seat, a in log:
+            self.history.append((seat, self.game.action_name(a)))
+        log.clear()
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = render_table(self.game, 0, history=self.history, ansi=True)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+__all__ = ["env", "raw_env", "PositionError", "CHOOSE"]
