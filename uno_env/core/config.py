@@ -89,8 +89,8 @@ OPTIONS: dict[str, Option] = {
     "jump_in_wilds": Option(_BOOL, "wild cards may be jumped in on an identical wild"),
     "jump_in_priority": Option(("turn_order", "random"), "order in which eligible seats are asked (E12)"),
     "jump_in_self": Option(_BOOL, "a seat may jump in on its own card"),
-    "seven_o": Option(_BOOL, "a 7 swaps hands with a chosen seat; a 0 passes every hand on",
-                      decks=("standard108",)),
+    "seven_o": Option(_BOOL, "a 7 swaps hands with a chosen seat; a 0 passes every hand on (needs a "
+                      "deck with 0s)"),
     "uno_penalty": Option(None, "cards drawn by a seat caught not declaring UNO", 0, 20),
     "uno_window_close": Option(("next_player_action", "next_card_discard"),
                                "a missed UNO can be punished until the next seat acts, or until the "

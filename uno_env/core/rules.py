@@ -672,7 +672,7 @@ class Engine:
                 self._clear_pending(st, R[ld])
             fin = o[~defer]
             self._finish(st, R[fin], actor[fin])
-            live[fin] = False
+            live[o[defer]] = True  # the victim answers the challengeable card first
         L = np.flatnonzero(live)
         if L.size == 0:
             return

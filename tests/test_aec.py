@@ -1,0 +1,194 @@
+"""The PettingZoo AEC environment: PettingZoo's own tests, masks, positions, illegal actions, pickling."""
+
+import copy
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from uno_env import IllegalActionError, PositionError, uno_v0
+
+API_CASES = [(r, p) for r in ("standard_en", "standard_ru") for p in (2, 3, 4, 7, 10)] + \
+            [(r, p) for r in ("house_cn", "solo_bga") for p in (2, 3, 5, 10)] + [("flip_jp", p) for p in (2, 4, 10)]
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.mark.parametrize("rules,players", API_CASES)
+def test_pettingzoo_api_test_passes(rules, players):
+    api_test(uno_v0.env(rules=rules, num_players=players), num_cycles=200)
+
+
+@pytest.mark.parametrize("rules,players", API_CASES)
+def test_pettingzoo_seed_test_passes(rules, players):
+    seed_test(lambda: uno_v0.env(rules=rules, num_players=players), num_cycles=200)
+
+
+def _play(env, seed=0, limit=100000):
+    """Random legal play to the end of the episode; returns each agent's final reward."""
+    rng = np.random.default_rng(seed)
+    final = {}
+    for agent in env.agent_iter(limit):
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            final[agent] = reward
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return final
+
+
+def test_only_the_agent_asked_has_a_mask():
+    env = uno_v0.env(num_players=4)
+    env.reset(seed=1)
+    for agent in env.agents:
+        mask = env.observe(agent)["action_mask"]
+        assert mask.dtype == np.int8
+        assert mask.any() == (agent == env.agent_selection)
+
+
+def test_rewards_per_round_are_plus_one_for_the_winner_and_minus_one_for_the_others():
+    env = uno_v0.env(num_players=3)
+    env.reset(seed=2)
+    final = _play(env)
+    assert sorted(final.values()) == [-1.0, -1.0, 1.0]
+
+
+def test_episode_game_plays_rounds_until_the_target():
+    env = uno_v0.env(num_players=2, episode="game", target=60)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    final = _play(env, seed=1)
+    assert sorted(final.values()) == [-1.0, 1.0]
+    assert raw.game.state.game_over[0]
+    assert max(raw.game.state.scores[0]) >= 60
+
+
+def test_reset_with_a_setup_builds_the_position_and_snapshot_returns_it():
+    env = uno_v0.env(num_players=2)
+    setup = {"rules": "standard_en", "players": 2, "hands": ["G3 B9 R1", "Y4 Y2"], "discard": "R7",
+             "draw_pile": "R2", "to_move": 0}
+    env.reset(options={"setup": setup})
+    snap = env.unwrapped.snapshot()
+    assert snap["hands"] == ["R1 G3 B9", "Y2 Y4"] and snap["to_move"] == 0
+    assert sorted(snap["legal"]) == ["draw", "play R1"]
+    assert env.agent_selection == "player_0"
+    env.step(env.unwrapped.action_index("draw"))
+    assert env.unwrapped.legal_actions() == ["play R2", "keep"]
+
+
+def test_a_setup_for_other_rules_is_a_clear_error():
+    env = uno_v0.env(num_players=2)
+    with pytest.raises(PositionError, match="this game is 'standard_en' with 2 players"):
+        env.reset(options={"setup": {"rules": "flip_jp", "players": 2, "hands": ["R7/O1", "B5/P9"],
+                                     "discard": "R6/O9", "to_move": 0}})
+
+
+def test_action_names_and_indices_round_trip():
+    raw = uno_v0.raw_env(rules="solo_bga", num_players=3)
+    for i in range(raw.action_space("player_0").n):
+        assert raw.action_index(raw.action_name(i)) == i
+    assert raw.action_name(raw.action_index("play RX @2")) == "play RX @2"
+    with pytest.raises(ValueError, match="unknown action 'play R0'"):
+        raw.action_index("play R0")
+
+
+def test_an_illegal_action_raises_by_default_and_changes_nothing():
+    env = uno_v0.env(num_players=2)
+    env.reset(seed=4)
+    raw = env.unwrapped
+    before = raw.snapshot()
+    illegal = int(np.flatnonzero(~raw.game.state.mask[0])[0])
+    with pytest.raises(IllegalActionError, match=f"illegal action '{raw.action_name(illegal)}' for seat .* legal actions are: "):
+        env.step(illegal)
+    assert raw.snapshot() == before
+
+
+@pytest.mark.parametrize("action", [-1, 10_000, 1.5, "draw", None, True])
+def test_an_action_that_is_not_an_id_is_a_clear_error(action):
+    env = uno_v0.env(num_players=2)
+    env.reset(seed=4)
+    with pytest.raises(ValueError, match="action"):
+        env.step(action)
+
+
+def test_illegal_action_lose_ends_the_episode_with_minus_one_for_the_offender():
+    env = uno_v0.env(num_players=3, illegal_action="lose")
+    env.reset(seed=5)
+    agent = env.agent_selection
+    illegal = int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.unwrapped._cumulative_rewards[agent] == -1.0
+    assert env.infos[agent]["illegal_action"]
+
+
+def test_illegal_action_penalty_draws_two_and_passes_the_turn():
+    env = uno_v0.env(num_players=3, illegal_action="penalty")
+    env.reset(options={"setup": {"rules": "standard_en", "players": 3, "hands": ["R1 G2 B3", "R2 Y2", "R5 G6"],
+                                 "discard": "R7", "to_move": 0}})
+    env.step(env.unwrapped.action_index("play G2"))  # does not match R7
+    snap = env.unwrapped.snapshot()
+    assert [len(h.split()) for h in snap["hands"]] == [5, 2, 2]
+    assert env.agent_selection == "player_1"
+
+
+def test_render_ansi_shows_the_table_and_the_last_moves():
+    env = uno_v0.env(num_players=3, render_mode="ansi")
+    env.reset(seed=6)
+    for _ in range(5):
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    text = env.render()
+    assert "standard_en - 3 players" in text and "top:" in text and "last moves:" in text
+    assert "\x1b[" in text  # coloured cards
+
+
+def test_render_human_prints(capsys):
+    env = uno_v0.env(num_players=2, render_mode="human")
+    env.reset(seed=6)
+    assert "to act" in capsys.readouterr().out
+
+
+def test_bad_constructor_arguments_are_clear_errors():
+    with pytest.raises(ValueError, match="render_mode='rgb_array' is not supported"):
+        uno_v0.env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="episode='match' is not allowed"):
+        uno_v0.env(episode="match")
+    with pytest.raises(ValueError, match="illegal_action='ignore' is not allowed"):
+        uno_v0.env(illegal_action="ignore")
+
+
+@pytest.mark.parametrize("rules", ["standard_en", "flip_jp", "solo_bga"])
+def test_the_env_pickles_and_deep_copies_mid_game(rules):
+    env = uno_v0.env(rules=rules, num_players=3)
+    env.reset(seed=7)
+    for _ in range(15):
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    for make_clone in (lambda e: pickle.loads(pickle.dumps(e)), copy.deepcopy):
+        clone = make_clone(env)
+        assert clone.unwrapped.snapshot() == env.unwrapped.snapshot()
+        assert clone.agent_selection == env.agent_selection
+        for e in (env, clone):
+            obs, *_ = e.last()
+            e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert clone.unwrapped.snapshot() == env.unwrapped.snapshot()
+
+
+def test_max_turns_per_round_is_reported_as_truncation():
+    env = uno_v0.env(num_players=4, max_turns_per_round=10)
+    env.reset(seed=8)
+    raw = env.unwrapped
+    while not raw.truncations[env.agent_selection]:
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert all(raw.truncations.values()) and not any(raw.terminations.values())
+    assert raw.game.state.truncated[0]

@@ -1,0 +1,89 @@
+"""Observations: the layout table, bounds, and that a seat sees exactly what RULES.md 1.10 allows."""
+
+import numpy as np
+import pytest
+
+from conftest import position
+from uno_env import VecGame
+from uno_env.core.observe import SLOTS
+
+
+def test_the_layout_is_the_documented_table_in_order():
+    game = VecGame("flip_jp", 3)
+    spec = game.observer.spec
+    assert [s.name for s in spec] == [name for name, _, _ in SLOTS]
+    assert spec[0].start == 0 and spec[-1].stop == game.observation_size
+    assert all(a.stop == b.start for a, b in zip(spec, spec[1:]))
+    P, F = 3, game.engine.F
+    sizes = {"P": P, "F": F, "(P-1)*F": (P - 1) * F}
+    assert [s.size for s in spec] == [sizes.get(size) or int(size) for _, size, _ in SLOTS]
+
+
+def test_one_sided_decks_have_no_flip_slices():
+    names = [s.name for s in VecGame("standard_en", 4).observer.spec]
+    assert "side" not in names and "opponent_backs" not in names
+
+
+@pytest.mark.parametrize("rules", ["standard_en", "house_cn", "solo_bga", "flip_jp"])
+def test_observations_stay_within_their_bounds(rules):
+    game = VecGame(rules, 4, batch_size=16, seed=1)
+    low, high = game.observer.bounds()
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        for seat in range(4):
+            o = game.observe(seats=np.full(16, seat))
+            assert ((o >= low) & (o <= high)).all()
+        game.step((rng.random((16, game.num_actions)) * game.legal_mask()).argmax(1))
+
+
+def _obs(game, seat):
+    return game.observe(seats=[seat], rows=[0])[0]
+
+
+def test_a_seat_cannot_see_an_opponents_cards():
+    base = dict(hands=["R1 G2", "B3 Y4 Y5"], discard="R7", draw_pile="G9", to_move=0)
+    a = position(**base)
+    b = position(**{**base, "hands": ["R1 G2", "W G+2 R0"]})
+    assert np.array_equal(_obs(a, 0), _obs(b, 0))
+    assert not np.array_equal(_obs(a, 1), _obs(b, 1))
+
+
+FLIP = dict(discard="B2/O8", draw_pile="B8/T4", to_move=0)
+
+
+def test_flip_a_seat_sees_the_back_faces_of_opponent_cards_only():
+    # R7/O1 and GR/O1 share the dark face O1: on the light side seat 0 sees only backs of seat 1's cards
+    a = position("flip_jp", hands=["R1/P3 G2/T+5", "R7/O1 Y2/T1"], **FLIP)
+    b = position("flip_jp", hands=["R1/P3 G2/T+5", "GR/O1 Y2/T1"], **FLIP)
+    assert np.array_equal(_obs(a, 0), _obs(b, 0))
+    # a different back face (R7/U5 shows U5) is visible to seat 0
+    c = position("flip_jp", hands=["R1/P3 G2/T+5", "R7/U5 Y2/T1"], **FLIP)
+    assert not np.array_equal(_obs(a, 0), _obs(c, 0))
+
+
+def test_flip_a_seat_cannot_see_the_back_faces_of_its_own_cards():
+    a = position("flip_jp", hands=["R7/O1 G2/T+5", "R1/P3 Y2/T1"], **FLIP)
+    b = position("flip_jp", hands=["R7/U5 G2/T+5", "R1/P3 Y2/T1"], **FLIP)
+    assert np.array_equal(_obs(a, 0), _obs(b, 0))
+    assert not np.array_equal(_obs(a, 1), _obs(b, 1))  # seat 1 sees seat 0's backs
+
+
+def test_flip_the_back_of_the_draw_pile_top_card_is_public():
+    a = position("flip_jp", hands=["R1/P3 G2/T+5", "R7/O1 Y2/T1"], discard="B2/O8", draw_pile="B8/T4", to_move=0)
+    b = position("flip_jp", hands=["R1/P3 G2/T+5", "R7/O1 Y2/T1"], discard="B2/O8", draw_pile="G5/T4", to_move=0)
+    c = position("flip_jp", hands=["R1/P3 G2/T+5", "R7/O1 Y2/T1"], discard="B2/O8", draw_pile="B3/U8", to_move=0)
+    assert np.array_equal(_obs(a, 0), _obs(b, 0))  # same back T4, different hidden face
+    assert not np.array_equal(_obs(a, 0), _obs(c, 0))
+
+
+def test_flip_backs_are_hidden_when_the_option_is_off():
+    game = VecGame("flip_jp", 3, flip_back_faces_visible=False)
+    assert "opponent_backs" not in game.observer.slots
+
+
+def test_the_observer_seat_is_one_hot_and_the_other_seats_are_relative():
+    game = position(players=3, hands=["R1", "G2 G3", "B3 B4 B5"], discard="R7", to_move=0)
+    o = _obs(game, 1)
+    s = game.observer.slots
+    assert o[s["seat"].start:s["seat"].stop].tolist() == [0, 1, 0]
+    assert (o[s["hand_sizes"].start:s["hand_sizes"].stop] * 10).round().tolist() == [2, 3, 1]

@@ -1,0 +1,71 @@
+"""Every scenario file passes, and the runner reports failures and malformed files as documented."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from uno_env.scenarios import main, run_paths
+
+HERE = Path(__file__).parent
+SHARED = HERE.parent.parent / "shared" / "scenarios"
+FILES = sorted((HERE / "scenarios").glob("*.json")) + sorted(SHARED.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_scenario_file_passes(path):
+    lines = []
+    report = run_paths([str(path)], out=lines.append)
+    assert report.exit_code == 0, "\n".join(x for x in lines if not x.startswith("PASS"))
+
+
+def test_the_project_has_scenarios_for_every_preset():
+    text = " ".join(p.read_text() for p in (HERE / "scenarios").glob("*.json"))
+    for preset in ("standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"):
+        assert f'"rules": "{preset}"' in text
+
+
+def _write(tmp_path, data, name="s.json"):
+    p = tmp_path / name
+    p.write_text(json.dumps(data) if not isinstance(data, str) else data)
+    return p
+
+
+GOOD = {"id": "ok", "setup": {"rules": "standard_en", "players": 2, "hands": ["R1 G2", "B3"],
+                              "discard": "R7", "to_move": 0},
+        "steps": [{"act": "play R1"}, {"expect": {"to_move": 1}}]}
+
+
+def test_runner_prints_a_summary_and_exits_0(tmp_path, capsys):
+    assert main([str(_write(tmp_path, [GOOD]))]) == 0
+    assert capsys.readouterr().out.strip().endswith("1 passed, 0 failed")
+
+
+def test_runner_exits_1_when_an_expectation_fails(tmp_path, capsys):
+    bad = {**GOOD, "steps": [{"act": "play R1"}, {"expect": {"to_move": 0}}]}
+    assert main([str(_write(tmp_path, [GOOD, {**bad, "id": "bad"}]))]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL s.json: bad -- step 1: to_move: expected 0, got 1" in out
+    assert "1 passed, 1 failed" in out
+
+
+def test_runner_exits_1_on_an_illegal_action(tmp_path, capsys):
+    bad = {**GOOD, "id": "illegal", "steps": [{"act": "play G2"}]}
+    assert main([str(_write(tmp_path, bad))]) == 1
+    assert "'play G2' is illegal for seat 0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("data,message", [
+    ("{not json", "not a readable JSON file"),
+    ({**GOOD, "stepz": []}, "unknown key(s) 'stepz'"),
+    ({**GOOD, "steps": [{"act": "play R11"}]}, "step 0: unknown action 'play R11'"),
+    ({**GOOD, "steps": [{"expect": {"top": "X9"}}]}, "step 0, 'top': unknown card 'X9'"),
+    ({**GOOD, "steps": [{"expect": {"tops": "R7"}}]}, "step 0: unknown expectation(s) 'tops'"),
+    ({**GOOD, "setup": {**GOOD["setup"], "hands": ["R1 Q5", "B3"]}}, "setup: unknown card 'Q5'"),
+    ({**GOOD, "setup": {**GOOD["setup"], "hands": ["R0 R0", "B3"]}}, "setup: card R0 appears 2 times"),
+])
+def test_runner_exits_2_on_a_malformed_file_naming_file_scenario_step_and_text(tmp_path, capsys, data, message):
+    path = _write(tmp_path, data)
+    assert main([str(path)]) == 2
+    out = capsys.readouterr().out
+    assert message in out and str(path) in out
