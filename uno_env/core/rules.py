@@ -393,16 +393,33 @@ class Engine:
                              f"{actions.dtype} {actions.shape}")
         was_over = st.phase == OVER
         live = np.flatnonzero(~was_over)
-        a = actions[live]
-        bad = (a < 0) | (a >= self.A)
-        if not bad.any():
-            bad = ~st.mask[live, a]
-        if bad.any():
-            i = live[np.flatnonzero(bad)[0]]
-            raise IllegalActionError(self.describe_illegal(st, int(i), int(actions[i])))
-        self.apply(st, live, a)
+        self._validate(st, live, actions[live])
+        self.apply(st, live, actions[live])
         self._forced(st, live)
         return self.result(st, was_over)
+
+    def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
+        """Apply ``actions`` in the games ``R`` only (all in play); the result covers those rows."""
+        R = np.asarray(R, np.intp)
+        actions = np.asarray(actions)
+        if actions.shape != R.shape or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be integers, one per row ({R.size}), got {actions.dtype} "
+                             f"{actions.shape}")
+        over = st.phase[R] == OVER
+        if over.any():
+            raise ValueError(f"game {int(R[over][0])} is over; deal its next round before stepping it")
+        self._validate(st, R, actions)
+        self.apply(st, R, actions)
+        self._forced(st, R)
+        return self.result(st, np.zeros(R.size, bool), R)
+
+    def _validate(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
+        bad = (a < 0) | (a >= self.A)
+        if not bad.any():
+            bad = ~st.mask[R, a]
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise IllegalActionError(self.describe_illegal(st, int(R[i]), int(a[i])))
 
     def describe_illegal(self, st: State, row: int, action: int) -> str:
         name = self.actions.names[action] if 0 <= action < self.A else f"id {action}"
@@ -410,25 +427,28 @@ class Engine:
         return (f"illegal action {name!r} for seat {int(st.actor[row])} in game {row}; legal actions "
                 f"are: {', '.join(legal) if legal else 'none (the round is over)'}")
 
-    def result(self, st: State, was_over: np.ndarray) -> StepResult:
-        B, P = st.batch_size, self.P
-        ended = (st.phase == OVER) & ~was_over
-        rewards = np.zeros((B, P), np.float32)
-        game_rewards = np.zeros((B, P), np.float32)
+    def result(self, st: State, was_over: np.ndarray, R: np.ndarray | None = None) -> StepResult:
+        """What happened in rows ``R`` (default: all) since ``was_over`` (their phase-OVER flags)."""
+        P = self.P
+        R = np.arange(st.batch_size) if R is None else R
+        n = R.size
+        ended = (st.phase[R] == OVER) & ~was_over
+        rewards = np.zeros((n, P), np.float32)
+        game_rewards = np.zeros((n, P), np.float32)
         e = np.flatnonzero(ended)
         if e.size:
-            w = st.winner[e].astype(np.intp)
+            w = st.winner[R[e]].astype(np.intp)
             valid = w >= 0
             r = np.zeros((e.size, P), np.float32)
             r[valid] = -1.0
             r[np.flatnonzero(valid), w[valid]] = 1.0
             rewards[e] = r
-            g = e[st.game_over[e]]
+            g = e[st.game_over[R[e]]]
             if g.size:
-                game_rewards[g] = np.where(self.game_winners(st, g), 1.0, -1.0)
-        return StepResult(ended, rewards, ended & st.game_over, game_rewards, ended & st.truncated,
-                          np.where(ended, st.winner, -1).astype(np.int8),
-                          np.where(ended, st.round_points, 0), st.scores.copy())
+                game_rewards[g] = np.where(self.game_winners(st, R[g]), 1.0, -1.0)
+        return StepResult(ended, rewards, ended & st.game_over[R], game_rewards, ended & st.truncated[R],
+                          np.where(ended, st.winner[R], -1).astype(np.int8),
+                          np.where(ended, st.round_points[R], 0), st.scores[R].copy())
 
     def _forced(self, st: State, R: np.ndarray) -> None:
         """Take every forced move (a single legal action) until each game waits on a real choice."""
@@ -532,6 +552,7 @@ class Engine:
         origin = st.origin[R].astype(np.intp)
         out = st.hand_n[R, origin] == 0  # E8: a going-out wild draw card was accepted
         n, until = st.pending[R].astype(np.int64), st.pending_color[R]
+        st.challengeable[R] = False  # settled: a reshuffle now keeps only the top card (E26)
         if not self.config.last_card_draw_applies:
             n, until = np.where(out, 0, n), until & ~out
         self._penalize(st, R, victim, n, until, 0)
@@ -553,6 +574,7 @@ class Engine:
         victim = st.actor[R].astype(np.intp)
         off = st.origin[R].astype(np.intp)
         g = st.guilty[R]
+        st.challengeable[R] = False  # settled: a reshuffle now keeps only the top card (E26)
         self._close_windows(st, R, victim, discard=False)
         gi = np.flatnonzero(g)
         if gi.size:
