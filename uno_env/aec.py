@@ -50,7 +50,7 @@ from pettingzoo.utils import wrappers
 from .core.game import VecGame
 from .core.notation import PositionError
 from .core.rules import IllegalActionError
-from .core.state import CHOOSE, DRAWN, OVER, TURN
+from .core.state import OVER
 from .render import render_table
 
 ILLEGAL_POLICIES = ("raise", "lose", "penalty")
@@ -199,18 +199,10 @@ class raw_env(AECEnv):
             self._accumulate_rewards()
             return True
         # penalty: the wrong card goes back, the seat draws 2; on its own turn the turn passes
-        seat = int(st.actor[0])
-        R = np.array([0])
-        e._draw(st, R, np.array([seat]), np.array([2]))
-        self.history.append((seat, f"{self.action_name(a)} (illegal: draws 2)"))
-        if st.phase[0] in (TURN, DRAWN):
-            st.drawn[R] = -1
-            e._goto(st, R, e._next(st, R, np.array([seat]), 1), TURN)
-        e.refresh(st, R)
-        was = np.array([False])
-        e._forced(st, R)
+        self.history.append((int(st.actor[0]), f"{self.action_name(a)} (illegal: draws 2)"))
+        e.wrong_card_penalty(st, np.array([0]))
         self._absorb_log()
-        out = e.result(st, was)
+        out = e.result(st, np.array([False]))
         if out.round_over[0]:
             self._end_round(out)
         else:
@@ -237,7 +229,8 @@ class raw_env(AECEnv):
     def _absorb_log(self) -> None:
         log = self.game.engine.log
         for _, seat, a in log:
-            self.history.append((seat, self.game.action_name(a)))
+            if a >= 0:
+                self.history.append((seat, self.game.action_name(a)))
         log.clear()
 
     def render(self):
@@ -255,4 +248,4 @@ class raw_env(AECEnv):
         pass
 
 
-__all__ = ["env", "raw_env", "PositionError", "CHOOSE"]
+__all__ = ["env", "raw_env", "PositionError"]

@@ -481,6 +481,23 @@ class Engine:
             self._finish_blocked(st, over, truncated=True)
         self.refresh(st, R)
 
+    def wrong_card_penalty(self, st: State, R: np.ndarray) -> None:
+        """The seeds' wrong-card rule for an illegal action (RULES.md 12.11): the card goes back, the
+        seat asked draws 2 and, on its own turn, the turn passes; other decisions are asked again."""
+        R = np.asarray(R, np.intp)
+        seat = st.actor[R].astype(np.intp)
+        if self.log is not None:
+            self.log.extend((int(r), int(s), -1) for r, s in zip(R, seat))
+        self._draw(st, R, seat, np.full(R.size, 2))
+        own = (st.phase[R] == TURN) | (st.phase[R] == DRAWN)
+        if own.any():
+            Ro = R[own]
+            st.drawn[Ro] = -1
+            st.declared[Ro] = False
+            self._goto(st, Ro, self._next(st, Ro, seat[own], 1), TURN)
+        self.refresh(st, R)
+        self._forced(st, R)
+
     # ================================================================== actions
     def _uno(self, st: State, R, a) -> None:
         st.declared[R] = True
@@ -628,6 +645,7 @@ class Engine:
                 guilty[i] = self._guilt(st, R[i], actor[i], side[i])
             st.guilty[R] = guilty
             st.challengeable[R] = restr
+        had_two = st.hand_n[R, actor] == 2
         st.hands[R, actor, kind] -= 1
         st.hand_n[R, actor] -= 1
         st.discard[R, st.disc_n[R]] = kind
@@ -639,7 +657,8 @@ class Engine:
         st.origin[R] = actor
         wild = self.F_WILD[face]
         st.color[R] = np.where(sym == SWAP_IN_TURN, FREE, np.where(wild, self.A_COLOR[a], self.F_COLOR[face]))
-        self._close_windows(st, R, actor, discard=True)
+        # E27: an out-of-turn jump-in is a discard but not the next player beginning a turn
+        self._close_windows(st, R, actor, discard=True, in_turn=st.phase[R] != JUMP)
         out = st.hand_n[R, actor] == 0
         d = st.direction[R].astype(np.intp)
         nseat = (actor + d) % P
@@ -702,8 +721,9 @@ class Engine:
         st.turn[RL] = nseat[L]
         st.phase[RL] = nphase[L]
         st.actor[RL] = np.where(nphase[L] == PH_CHOOSE, chooser[L], nseat[L])
-        if self.enforce != "off":  # RULES.md 1.5, E16: checked after the whole effect
-            one = (st.hand_n[RL, actor[L]] == 1) & ~st.declared[RL]
+        if self.enforce != "off":  # RULES.md 1.5, E16: checked after the whole effect; a seat that
+            # did not play from two cards only received its one-card hand (RULES.md 12.10)
+            one = had_two[L] & (st.hand_n[RL, actor[L]] == 1) & ~st.declared[RL]
             st.vulnerable[RL[one], actor[L][one]] = True
         self._offer_jump_in(st, RL, exclude_origin=True)
 
@@ -912,11 +932,18 @@ class Engine:
             if todo.size == 0:
                 return
 
-    def _close_windows(self, st: State, R, actor, discard: bool) -> None:
-        """A play (or, for next_player_action, any turn action) by ``actor`` ends the other seats'
-        UNO windows; under ``automatic`` enforcement the penalty is applied then (RULES.md 1.5)."""
+    def _close_windows(self, st: State, R, actor, discard: bool, in_turn=True) -> None:
+        """End the other seats' UNO windows (RULES.md 1.5, E27): ``next_card_discard`` closes on any
+        card discarded by another seat; ``next_player_action`` when the next player begins a turn (a
+        play or draw in turn, not an out-of-turn jump-in).  Under ``automatic`` enforcement the
+        penalty is applied then."""
         if self.enforce == "off" or (not discard and self.window_discard_only):
             return
+        if not self.window_discard_only and not np.all(in_turn):
+            keep = np.asarray(in_turn)
+            R, actor = R[keep], np.asarray(actor)[keep]
+            if R.size == 0:
+                return
         vul = st.vulnerable[R]
         if not vul.any():
             return

@@ -1,0 +1,194 @@
+"""Learner-seat games: B games in which a learner holds one seat and opponent agents play the others.
+
+This is the machinery under the training environments (``uno_env.sb3``, ``uno_env.vector``), kept free
+of any RL framework.  Every transition is from the learner's point of view (STYLE.md habit 7): after
+the learner's action, the opponents of each game move inside ``step`` (one batched ``act`` call per
+opponent agent and round of moves, on the games where that agent is to move) until the learner is
+asked again or the episode ends.
+
+* The learner's seat is drawn at random for each round (``episode="round"``) or each game.
+* ``opponents`` is one agent, a name (``"random"``), or a list of them: each opponent seat of each
+  game gets one of them at random per episode, so a list is a mix.  Frozen snapshots of the learner
+  are agents like any other (``agents.PolicyAgent``).
+* A round that ends before the learner is asked anything is dealt again (counted in
+  ``rounds_without_learner``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .core.game import VecGame
+from .core.state import OVER
+
+
+def resolve_agents(opponents: Any, game: VecGame, seed: int | None) -> list:
+    """Agent objects from names or agents (a single one or a list)."""
+    items = opponents if isinstance(opponents, (list, tuple)) else [opponents]
+    if not items:
+        raise ValueError("opponents must name at least one agent")
+    out = []
+    for i, x in enumerate(items):
+        if isinstance(x, str):
+            import agents  # the agents package builds on uno_env; import it only when names are used
+            x = agents.load(x, game=game, seed=None if seed is None else seed + 1000 + i)
+        if not callable(getattr(x, "act", None)):
+            raise ValueError(f"opponent {x!r} is not an agent (it needs an act(observations, masks) method)")
+        out.append(x)
+    return out
+
+
+class LearnerGames:
+    """B games with one learner seat each; opponents move inside ``step``.
+
+    Args:
+        rules, num_players, **options: the game configuration (see ``VecGame``).
+        num_envs: number of games.
+        opponents: agent(s) or agent name(s) for the other seats.
+        seed: seed of the games (game ``i`` gets ``seed + i``) and of the seat draws.
+        episode: ``"round"`` (reward +1/-1 for the round) or ``"game"`` (+1/-1 at the game's end).
+    """
+
+    def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 1, opponents="random",
+                 seed: int | None = None, episode: str = "round", **options):
+        if episode not in ("round", "game"):
+            raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
+        self.game = VecGame(rules, num_players, batch_size=num_envs, seed=seed, autoreset=False, **options)
+        self.num_envs, self.P, self.episode = num_envs, self.game.num_players, episode
+        self.num_actions, self.observation_size = self.game.num_actions, self.game.observation_size
+        self.rng = np.random.default_rng(seed)
+        self.opponents = resolve_agents(opponents, self.game, seed)
+        self.learner = np.zeros(num_envs, np.intp)
+        self.assign = np.zeros((num_envs, self.P), np.intp)  # opponent index per seat
+        self.rounds_without_learner = 0
+        self._start_episodes(np.arange(num_envs), new_game=False)
+
+    # ------------------------------------------------------------------ opponents
+    def set_opponents(self, opponents) -> None:
+        """Replace the opponent pool (takes effect as episodes start)."""
+        self.opponents = resolve_agents(opponents, self.game, None)
+        self.assign %= len(self.opponents)
+
+    def _draw_seats(self, rows: np.ndarray) -> None:
+        self.learner[rows] = self.rng.integers(self.P, size=rows.size)
+        self.assign[rows] = self.rng.integers(len(self.opponents), size=(rows.size, self.P))
+
+    def _start_episodes(self, rows: np.ndarray, new_game: bool) -> None:
+        """Deal in ``rows`` (a new game, or the next round) and let the opponents move."""
+        if rows.size == 0:
+            return
+        if new_game:
+            self.game.new_game(rows)
+        self._draw_seats(rows)
+        self._opponents_move(rows)
+
+    def _opponents_move(self, rows: np.ndarray) -> None:
+        """Opponents act in ``rows`` until each game waits on the learner; re-deal rounds that end
+        before the learner is asked anything."""
+        st = self.game.state
+        for _ in range(100_000):
+            over = rows[st.phase[rows] == OVER]
+            if over.size:  # ended without a learner decision: deal again, same seat arrangement
+                self.rounds_without_learner += over.size
+                self.game.next_round(over)
+            todo = rows[st.actor[rows] != self.learner[rows]]
+            if todo.size == 0:
+                return
+            self._opponent_step(todo)
+        raise RuntimeError("opponents did not hand the turn back")  # pragma: no cover
+
+    def _opponent_step(self, rows: np.ndarray):
+        st = self.game.state
+        seats = st.actor[rows].astype(np.intp)
+        who = self.assign[rows, seats]
+        actions = np.empty(rows.size, np.int64)
+        for k in np.unique(who):
+            i = np.flatnonzero(who == k)
+            obs = self.game.observer.observe(st, rows[i], seats[i])
+            actions[i] = self.opponents[k].act(obs, st.mask[rows[i]], self.rng)
+        return self.game.engine.step_rows(st, rows, actions)
+
+    # ------------------------------------------------------------------ learner API
+    def observe(self, rows: np.ndarray | None = None) -> np.ndarray:
+        rows = np.arange(self.num_envs) if rows is None else rows
+        return self.game.observer.observe(self.game.state, rows, self.learner[rows])
+
+    def action_masks(self) -> np.ndarray:
+        """``(B, A) bool`` the learner's legal actions in each game."""
+        return self.game.state.mask.copy()
+
+    def reset(self, seed: int | None = None) -> np.ndarray:
+        rows = np.arange(self.num_envs)
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+            self.game.reset(seed)
+            self._draw_seats(rows)
+            self._opponents_move(rows)
+        else:
+            self._start_episodes(rows, new_game=True)
+        return self.observe()
+
+    def step(self, actions: np.ndarray, rows: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """Apply the learner's actions in ``rows`` (default: all), let the opponents move, and report.
+
+        Returns a dict of arrays over ``rows``: ``reward`` (the learner's), ``terminated``,
+        ``truncated``, ``final_obs`` (the learner's last observation where the episode ended, zeros
+        elsewhere), ``winner``, ``round_points``.  Episodes that ended are *not* restarted here; call
+        ``restart(rows)`` (the adapters decide when, per their autoreset convention).
+        """
+        st = self.game.state
+        rows = np.arange(self.num_envs) if rows is None else np.asarray(rows, np.intp)
+        n = rows.size
+        reward = np.zeros(n, np.float32)
+        done = np.zeros(n, bool)
+        truncated = np.zeros(n, bool)
+        winner = np.full(n, -1, np.int8)
+        points = np.zeros(n, np.int32)
+
+        def absorb(idx: np.ndarray, out) -> None:
+            ended = np.flatnonzero(out.round_over)
+            if ended.size == 0:
+                return
+            j = idx[ended]
+            r = rows[j]
+            if self.episode == "game":
+                fin = out.game_over[ended]
+                reward[j[fin]] = out.game_rewards[ended[fin], self.learner[r[fin]]]
+                cont = r[~fin]
+                if cont.size:  # the game goes on: next round, same learner seat
+                    self.game.next_round(cont)
+                j, ended = j[fin], ended[fin]
+            else:
+                reward[j] = out.rewards[ended, self.learner[r]]
+            done[j] = True
+            truncated[j] = out.truncated[ended]
+            winner[j] = out.winner[ended]
+            points[j] = out.round_points[ended]
+
+        absorb(np.arange(n), self.game.engine.step_rows(st, rows, np.asarray(actions, np.int64)))
+        for _ in range(100_000):
+            live = np.flatnonzero(~done & (st.phase[rows] != OVER) & (st.actor[rows] != self.learner[rows]))
+            if live.size == 0:
+                break
+            absorb(live, self._opponent_step(rows[live]))
+        final_obs = np.zeros((n, self.observation_size), np.float32)
+        d = np.flatnonzero(done)
+        if d.size:
+            final_obs[d] = self.observe(rows[d])
+        return {"reward": reward, "terminated": done & ~truncated, "truncated": truncated,
+                "final_obs": final_obs, "winner": winner, "round_points": points}
+
+    def restart(self, rows: np.ndarray) -> None:
+        """Start the next episode in ``rows`` whose episode has ended: the next round of the same game
+        (a new game once it is over) for ``episode="round"``, a new game for ``episode="game"``."""
+        rows = np.asarray(rows, np.intp)
+        if rows.size == 0:
+            return
+        if self.episode == "game":
+            self._start_episodes(rows, new_game=True)
+            return
+        self.game.next_round(rows)
+        self._draw_seats(rows)
+        self._opponents_move(rows)
