@@ -31,6 +31,7 @@ class UnoVecEnv(VecEnv):
     def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 16, opponents="random",
                  seed: int | None = None, episode: str = "round", **options):
         self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, **options)
+        self.render_mode = None
         low, high = self.games.game.observer.bounds()
         super().__init__(num_envs, spaces.Box(low, high, dtype=np.float32),
                          spaces.Discrete(self.games.num_actions))

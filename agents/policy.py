@@ -1,0 +1,153 @@
+"""Trained policies as batched agents, and a safe file format for shipping them.
+
+An exported agent is two files side by side:
+
+* ``NAME.json``: what the policy was trained for (env version, rules, options, player count, the
+  observation layout and action names, each with a fingerprint), its network architecture, and how
+  it was trained (command, time, evaluation);
+* ``NAME.pt``: the policy network's weights only (a ``state_dict``), read with
+  ``torch.load(weights_only=True)``, so loading runs no pickled code.
+
+``PolicyAgent.load`` refuses a model whose env version, observation layout or action space differ
+from the game it is asked to play, with an error naming both.  Training checkpoints (for resuming)
+are SB3's own ``.zip`` files; ``PolicyAgent.from_sb3`` wraps one as an agent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .base import check_batch
+
+FORMAT = "uno-env-policy/1"
+
+
+def layout_fingerprint(game) -> dict[str, Any]:
+    """The observation layout and action names of a configuration, with short fingerprints."""
+    from uno_env import ENV_VERSION
+
+    obs = [[s.name, s.size] for s in game.observer.spec]
+    names = list(game.action_names)
+    h_obs = hashlib.sha256(json.dumps(obs).encode()).hexdigest()[:16]
+    h_act = hashlib.sha256(json.dumps(names).encode()).hexdigest()[:16]
+    return {"env_version": ENV_VERSION, "observation_size": int(game.observation_size),
+            "num_actions": int(game.num_actions), "observation_fingerprint": h_obs,
+            "action_fingerprint": h_act}
+
+
+class ModelMismatchError(ValueError):
+    """A saved policy that does not fit the game it is asked to play."""
+
+
+class PolicyAgent:
+    """A (Maskable) actor-critic policy acting on batches: ``act(obs, masks) -> actions``.
+
+    Args:
+        policy: an sb3-contrib ``MaskableActorCriticPolicy`` (``model.policy``).
+        name: the agent's name in results.
+        deterministic: take the most likely legal action (default) or sample.
+    """
+
+    def __init__(self, policy, name: str = "ppo", deterministic: bool = True, meta: dict | None = None):
+        self.policy = policy
+        self.name = name
+        self.deterministic = deterministic
+        self.meta = meta or {}
+
+    def act(self, observations, action_masks, rng=None) -> np.ndarray:
+        obs, mask = check_batch(observations, action_masks)
+        actions, _ = self.policy.predict(obs.astype(np.float32, copy=False), deterministic=self.deterministic,
+                                         action_masks=mask)
+        return np.asarray(actions, np.int64).reshape(-1)
+
+    # ------------------------------------------------------------------ files
+    def export(self, path: str | Path, game, extra: dict | None = None) -> Path:
+        """Write ``path.json`` and ``path.pt`` (see the module docstring); returns the json path."""
+        import torch
+
+        path = Path(path).with_suffix("")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rules = game.rules
+        meta = {
+            "format": FORMAT, "name": path.name, **layout_fingerprint(game),
+            "rules": rules.name, "options": rules.diff(_preset(rules.name)) if _preset(rules.name) else rules.options(),
+            "players": int(game.num_players),
+            "net_arch": _net_arch(self.policy), "activation": type(self.policy.activation_fn()).__name__,
+            **(extra or {}),
+        }
+        torch.save({k: v.detach().cpu() for k, v in self.policy.state_dict().items()}, path.with_suffix(".pt"))
+        path.with_suffix(".json").write_text(json.dumps(meta, indent=1))
+        return path.with_suffix(".json")
+
+    @classmethod
+    def load(cls, path: str | Path, game=None, name: str | None = None, deterministic: bool = True) -> PolicyAgent:
+        """Load an exported policy; with ``game``, check it was trained for that game's layout."""
+        import torch
+        from gymnasium import spaces
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+        path = Path(path)
+        base = path.with_suffix("") if path.suffix in (".json", ".pt") else path
+        meta_path, weights = base.with_suffix(".json"), base.with_suffix(".pt")
+        if not meta_path.exists() or not weights.exists():
+            raise FileNotFoundError(f"no exported policy at {base} (expected {meta_path.name} and {weights.name})")
+        try:
+            meta = json.loads(meta_path.read_text())
+        except json.JSONDecodeError as exc:
+            raise ModelMismatchError(f"{meta_path} is not valid JSON ({exc}); the file is corrupt") from None
+        if meta.get("format") != FORMAT:
+            raise ModelMismatchError(f"{meta_path} has format {meta.get('format')!r}; this loader reads {FORMAT!r}")
+        if game is not None:
+            check_compatible(meta, game, str(meta_path))
+        low = np.full(meta["observation_size"], -np.inf, np.float32)
+        policy = MaskableActorCriticPolicy(
+            spaces.Box(low, -low, dtype=np.float32), spaces.Discrete(meta["num_actions"]), lambda _: 0.0,
+            net_arch=meta["net_arch"], activation_fn=getattr(torch.nn, meta["activation"]))
+        try:
+            state = torch.load(weights, map_location="cpu", weights_only=True)
+            policy.load_state_dict(state)
+        except Exception as exc:  # truncated or corrupt weights
+            raise ModelMismatchError(f"cannot read the weights in {weights}: {exc}") from None
+        policy.set_training_mode(False)
+        return cls(policy, name or meta.get("name", base.name), deterministic, meta)
+
+    @classmethod
+    def from_sb3(cls, path: str | Path, game=None, name: str | None = None, deterministic: bool = True):
+        """Wrap an SB3 ``MaskablePPO`` checkpoint (``.zip``, e.g. an RL run's model) as an agent."""
+        from sb3_contrib import MaskablePPO
+
+        model = MaskablePPO.load(str(path), device="cpu")
+        if game is not None and model.observation_space.shape != (game.observation_size,):
+            raise ModelMismatchError(f"{path} takes observations of size {model.observation_space.shape}, "
+                                     f"this game's are ({game.observation_size},)")
+        return cls(model.policy, name or Path(path).stem, deterministic)
+
+
+def check_compatible(meta: dict, game, where: str) -> None:
+    """Raise ``ModelMismatchError`` naming both sides if ``meta`` was trained for another layout."""
+    have = layout_fingerprint(game)
+    for key, what in (("env_version", "env version"), ("observation_size", "observation size"),
+                      ("observation_fingerprint", "observation layout"), ("num_actions", "number of actions"),
+                      ("action_fingerprint", "action layout")):
+        if meta.get(key) != have[key]:
+            raise ModelMismatchError(
+                f"{where} was trained for {what} {meta.get(key)!r} ({meta.get('env_version')}, "
+                f"{meta.get('rules')}, {meta.get('players')} players), but this game has {have[key]!r} "
+                f"({have['env_version']}, {game.rules.name}, {game.num_players} players)")
+
+
+def _preset(name: str):
+    from uno_env.core.config import PRESETS
+    return PRESETS.get(name)
+
+
+def _net_arch(policy) -> Any:
+    arch = getattr(policy, "net_arch", None)
+    if isinstance(arch, dict):
+        return {k: list(v) for k, v in arch.items()}
+    return list(arch) if arch is not None else [64, 64]

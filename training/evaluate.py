@@ -1,0 +1,267 @@
+"""Seat-rotated matches between agents, with 95% Wilson intervals and OpenSkill ratings.
+
+    python -m training.evaluate --agents heuristic,random --rules standard_en --players 2 --games 20000
+    python -m training.evaluate --agents ppo-standard_en-4p,heuristic --players 4 --games 20000 --out runs/eval
+    uno eval --agents heuristic,greedy,random,random --players 4
+
+``--agents`` names one agent per seat of a table (the last one fills the remaining seats, so
+``ppo,heuristic`` with 4 players is one PPO seat against three heuristic bots).  Game ``g`` rotates
+the seating by ``g mod players`` so that every agent sits in every seat equally often.  A "game" is a
+round (a hand) by default, or a whole game to the target with ``--episode game``.
+
+Reported per table entry: wins, win rate with a 95% Wilson interval, mean points scored per round
+won, and for tables of more than two an OpenSkill (Plackett-Luce) rating from the rankings of every
+game (the winner first, the others by the points left in their hands).  Results go to the terminal
+as a markdown table and, with ``--out``, to ``results.json``, ``results.md`` and ``results.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion ``wins / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class EntryResult:
+    """One entry of the table (an agent in one seat slot of the lineup)."""
+
+    slot: int
+    agent: str
+    games: int
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    mean_points_when_winning: float
+    rating_mu: float | None = None
+    rating_sigma: float | None = None
+
+
+@dataclass
+class MatchResult:
+    rules: str
+    players: int
+    episode: str
+    games: int
+    seconds: float
+    lineup: list[str]
+    entries: list[EntryResult] = field(default_factory=list)
+    void_games: int = 0
+
+    def to_markdown(self) -> str:
+        lines = [f"{self.rules}, {self.players} players, {self.games} {self.episode}s, seats rotated",
+                 "", "| seat slot | agent | win rate | 95% CI | wins | rating (mu +/- sigma) |",
+                 "|---|---|---|---|---|---|"]
+        for e in self.entries:
+            rating = "" if e.rating_mu is None else f"{e.rating_mu:.2f} +/- {e.rating_sigma:.2f}"
+            lines.append(f"| {e.slot} | {e.agent} | {e.win_rate:.1%} | {e.ci95[0]:.1%} - {e.ci95[1]:.1%} | "
+                         f"{e.wins} | {rating} |")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _load_agents(names: list[str], game, seed: int | None):
+    import agents
+    return [agents.load(n, game=game, seed=None if seed is None else seed + 17 * i)
+            if isinstance(n, str) else n for i, n in enumerate(names)]
+
+
+def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: int = 1000,
+               seed: int = 0, batch_size: int = 512, episode: str = "round", ratings: bool | None = None,
+               progress: bool = False, **options) -> MatchResult:
+    """Play ``games`` seat-rotated games between the agents of ``lineup`` (names or agents).
+
+    ``lineup`` lists the agent of each seat slot; when shorter than ``num_players`` its last entry
+    fills the remaining slots (one result entry per slot).
+    """
+    from uno_env import VecGame
+
+    if episode not in ("round", "game"):
+        raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
+    if not lineup:
+        raise ValueError("lineup needs at least one agent")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    P = num_players
+    lineup = list(lineup) + [lineup[-1]] * (P - len(lineup))
+    if len(lineup) != P:
+        raise ValueError(f"lineup has {len(lineup)} agents for {P} seats")
+    B = max(1, min(batch_size, games))
+    next_game = B
+    game = VecGame(rules, P, batch_size=B, seed=seed, autoreset=False, **options)
+    names = [x if isinstance(x, str) else getattr(x, "name", type(x).__name__) for x in lineup]
+    # identical names share one agent object (one batched act call per distinct agent)
+    distinct = list(dict.fromkeys(names))
+    objs = dict(zip(distinct, _load_agents([lineup[names.index(n)] for n in distinct], game, seed)))
+    slot_agent = np.array([distinct.index(n) for n in names])
+    agent_objs = [objs[n] for n in distinct]
+    rng = np.random.default_rng(seed)
+    st, engine = game.state, game.engine
+    game_no = np.arange(B)  # index of the game each row is playing
+    rotation = game_no % P  # seat s is played by slot (s - rotation) mod P
+    wins = np.zeros(P, np.int64)
+    points = np.zeros(P, np.int64)
+    done = 0
+    void = 0
+    rankings: list[list[int]] = []
+    want_ratings = (P > 2) if ratings is None else ratings
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=games, unit="game")
+    t0 = time.perf_counter()
+    active = np.ones(B, bool)
+    while active.any():
+        rows = np.flatnonzero(active)
+        seats = st.actor[rows].astype(np.int64)
+        slots = (seats - rotation[rows]) % P
+        who = slot_agent[slots]
+        actions = np.empty(rows.size, np.int64)
+        for k in np.unique(who):
+            i = np.flatnonzero(who == k)
+            obs = game.observer.observe(st, rows[i], seats[i])
+            actions[i] = agent_objs[k].act(obs, st.mask[rows[i]], rng)
+        out = engine.step_rows(st, rows, actions)
+        ended = np.flatnonzero(out.round_over)
+        if ended.size == 0:
+            continue
+        er = rows[ended]
+        finished = er if episode == "round" else er[out.game_over[ended]]
+        cont = np.setdiff1d(er, finished)
+        if cont.size:
+            game.next_round(cont)
+        if finished.size:
+            take = finished
+            vals = engine.hand_values(st, take)
+            for r, v in zip(take, vals):
+                rot = rotation[r]
+                if episode == "round":
+                    w = int(st.winner[r])
+                else:
+                    w = int(np.argmax(engine.game_winners(st, np.array([r]))[0]))
+                if w < 0:
+                    void += 1
+                    continue
+                slot = (w - rot) % P
+                wins[slot] += 1
+                points[slot] += int(st.round_points[r])
+                if want_ratings:
+                    order = [w] + sorted((s for s in range(P) if s != w), key=lambda s: v[s])
+                    rankings.append([(s - rot) % P for s in order])
+            done += take.size
+            if bar is not None:
+                bar.update(take.size)
+            # start new games in finished rows until ``games`` have been started, then let the rest
+            # finish: stopping early would favour short games (and whoever wins them)
+            fresh = finished[next_game + np.arange(finished.size) < games]
+            retire = np.setdiff1d(finished, fresh)
+            active[retire] = False
+            if fresh.size:
+                game_no[fresh] = next_game + np.arange(fresh.size)
+                next_game += fresh.size
+                rotation[fresh] = game_no[fresh] % P
+                if episode == "game":
+                    game.new_game(fresh)
+                else:
+                    game.next_round(fresh)
+    if bar is not None:
+        bar.close()
+    seconds = time.perf_counter() - t0
+    counted = done - void
+    result = MatchResult(str(game.rules.name), P, episode, done, seconds, names, void_games=void)
+    mus = _ratings(rankings, P) if want_ratings and rankings else None
+    for s in range(P):
+        lo, hi = wilson(int(wins[s]), counted)
+        entry = EntryResult(s, names[s], counted, int(wins[s]), wins[s] / max(1, counted), (lo, hi),
+                            points[s] / max(1, wins[s]))
+        if mus is not None:
+            entry.rating_mu, entry.rating_sigma = mus[s]
+        result.entries.append(entry)
+    return result
+
+
+def _ratings(rankings: list[list[int]], P: int) -> list[tuple[float, float]]:
+    """OpenSkill Plackett-Luce ratings of the seat slots from per-game rankings (best first)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    players = [model.rating(name=str(s)) for s in range(P)]
+    for order in rankings:
+        teams = [[players[s]] for s in order]
+        updated = model.rate(teams, ranks=list(range(P)))
+        for s, team in zip(order, updated):
+            players[s] = team[0]
+    return [(float(p.mu), float(p.sigma)) for p in players]
+
+
+def plot(result: MatchResult, path: str | Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(1.6 + 1.2 * len(result.entries), 3.2))
+    x = np.arange(len(result.entries))
+    rates = [e.win_rate for e in result.entries]
+    err = np.array([[e.win_rate - e.ci95[0] for e in result.entries],
+                    [e.ci95[1] - e.win_rate for e in result.entries]])
+    ax.bar(x, rates, yerr=err, capsize=4, color="#4C72B0")
+    ax.axhline(1 / result.players, color="grey", ls="--", lw=1, label="fair share")
+    ax.set_xticks(x, [f"{e.agent}\n(slot {e.slot})" for e in result.entries], fontsize=8)
+    ax.set_ylabel("win rate (95% CI)")
+    ax.set_title(f"{result.rules}, {result.players} players, {result.games} {result.episode}s", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n")[0])
+    parser.add_argument("--agents", required=True, help="comma-separated agents, one per seat slot")
+    parser.add_argument("--rules", default="standard_en", help="preset name")
+    parser.add_argument("--players", type=int, default=2, help="seats per table")
+    parser.add_argument("--games", type=int, default=2000, help="games (rounds) to play")
+    parser.add_argument("--episode", default="round", choices=["round", "game"], help="what a game is")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
+    parser.add_argument("--batch-size", type=int, default=512, help="games played at once")
+    parser.add_argument("--out", default=None, help="folder for results.json / .md / .png")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    args = parser.parse_args(argv)
+    names = [n.strip() for n in args.agents.split(",") if n.strip()]
+    result = play_match(names, args.rules, args.players, args.games, args.seed, args.batch_size,
+                        args.episode, progress=not args.no_progress)
+    md = result.to_markdown()
+    print(md)
+    print(f"({result.seconds:.1f} s)")
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "results.json").write_text(json.dumps(result.to_json(), indent=1))
+        (out / "results.md").write_text(md + "\n")
+        plot(result, out / "results.png")
+        print(f"wrote {out}/results.json, results.md, results.png")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

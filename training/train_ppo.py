@@ -1,0 +1,257 @@
+"""Train a MaskablePPO agent (sb3-contrib) on the batched core, against chosen opponents.
+
+    python -m training.train_ppo --rules standard_en --players 2 --opponents heuristic,greedy \\
+        --total-steps 3000000 --run-name std2p
+    python -m training.train_ppo --run-name std2p --resume          # continue after an interruption
+
+The learner holds one seat per game (a random seat each round); the opponents move inside the
+environment's ``step`` (``uno_env.sb3.UnoVecEnv``), so every transition is the learner's.  A run
+writes ``runs/NAME/``:
+
+* ``config.json``: the arguments (a resumed run must keep them);
+* ``checkpoints/latest.zip`` (written atomically every ``--checkpoint-every`` steps) and
+  ``checkpoints/step_N.zip``; ``--resume`` continues from ``latest.zip``;
+* ``tb/``: TensorBoard logs (SB3's training scalars and ``eval/win_rate_vs_*`` with their 95% bounds);
+* ``eval.jsonl``: one line per periodic evaluation (win rate and Wilson interval against each bot);
+* ``model.zip`` and the exported agent ``agent.json`` + ``agent.pt`` (``agents.load(PATH)``).
+
+With ``--league N`` a frozen snapshot of the learner joins the opponents every ``--league-every``
+steps (the last N snapshots are kept), a self-play league next to the scripted bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+
+@dataclass
+class Args:
+    rules: str = field(default="standard_en", metadata={"help": "ruleset preset"})
+    players: int = field(default=2, metadata={"help": "seats per game (2-10)"})
+    opponents: str = field(default="heuristic", metadata={"help": "comma-separated opponent agents (a mix)"})
+    n_envs: int = field(default=64, metadata={"help": "games stepped together"})
+    total_steps: int = field(default=1_000_000, metadata={"help": "learner decisions to train on"})
+    seed: int = field(default=0, metadata={"help": "seed of games, opponents and network"})
+    run_name: str = field(default="", metadata={"help": "folder name under runs/ (default: derived)"})
+    runs_dir: str = field(default="runs", metadata={"help": "parent folder of the runs"})
+    episode: str = field(default="round", metadata={"help": "'round' or 'game': what an episode is"})
+    n_steps: int = field(default=256, metadata={"help": "rollout length per game (PPO n_steps)"})
+    batch_size: int = field(default=4096, metadata={"help": "PPO minibatch size"})
+    n_epochs: int = field(default=4, metadata={"help": "PPO epochs per rollout"})
+    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
+    gamma: float = field(default=0.995, metadata={"help": "discount factor"})
+    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
+    ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus"})
+    clip_range: float = field(default=0.2, metadata={"help": "PPO clip range"})
+    net_arch: str = field(default="256,256", metadata={"help": "hidden layer sizes of policy and value nets"})
+    eval_every: int = field(default=200_000, metadata={"help": "steps between evaluations (0: never)"})
+    eval_games: int = field(default=1000, metadata={"help": "games per evaluation and bot"})
+    eval_bots: str = field(default="random,greedy,heuristic", metadata={"help": "bots evaluated against"})
+    checkpoint_every: int = field(default=100_000, metadata={"help": "steps between checkpoints"})
+    league: int = field(default=0, metadata={"help": "self-play snapshots kept among the opponents (0: off)"})
+    league_every: int = field(default=250_000, metadata={"help": "steps between self-play snapshots"})
+    resume: bool = field(default=False, metadata={"help": "continue runs/NAME from its latest checkpoint"})
+    progress: bool = field(default=True, metadata={"help": "show a progress bar"})
+    device: str = field(default="cpu", metadata={"help": "torch device"})
+    torch_threads: int = field(default=0, metadata={"help": "torch CPU threads (0: torch's default)"})
+
+    def validate(self) -> None:
+        from uno_env.core.config import PRESETS
+        if self.rules not in PRESETS:
+            raise ValueError(f"--rules {self.rules!r} is not a preset; presets are: {', '.join(PRESETS)}")
+        for name in ("players", "n_envs", "total_steps", "n_steps", "batch_size", "n_epochs", "eval_games"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
+        if not 2 <= self.players <= 10:
+            raise ValueError(f"--players must be from 2 to 10, got {self.players}")
+        if self.episode not in ("round", "game"):
+            raise ValueError(f"--episode must be 'round' or 'game', got {self.episode!r}")
+        try:
+            arch = [int(x) for x in self.net_arch.split(",")]
+            assert arch and all(x > 0 for x in arch)
+        except (ValueError, AssertionError):
+            raise ValueError(f"--net-arch must be comma-separated positive sizes like 256,256, "
+                             f"got {self.net_arch!r}") from None
+
+    @property
+    def name(self) -> str:
+        return self.run_name or f"ppo-{self.rules}-{self.players}p-s{self.seed}"
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    parser = argparse.ArgumentParser(prog="python -m training.train_ppo", description=__doc__.split("\n")[0])
+    for f in dataclasses.fields(Args):
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in (bool, "bool"):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default,
+                                help=f.metadata["help"])
+        else:
+            typ = {"int": int, "float": float, "str": str}.get(f.type if isinstance(f.type, str) else f.type.__name__)
+            parser.add_argument(flag, type=typ, default=f.default, help=f.metadata["help"])
+    return Args(**vars(parser.parse_args(argv)))
+
+
+class CheckpointError(RuntimeError):
+    """A checkpoint that cannot be resumed from."""
+
+
+def save_atomic(model, path: Path) -> None:
+    """Save so that a kill mid-write never leaves a truncated file at ``path``."""
+    tmp = path.with_name(path.name + ".tmp.zip")
+    model.save(str(tmp))
+    os.replace(tmp, path)
+
+
+def load_checkpoint(path: Path, env, device: str):
+    from sb3_contrib import MaskablePPO
+
+    if not path.exists():
+        raise CheckpointError(f"no checkpoint to resume from at {path}")
+    try:
+        return MaskablePPO.load(str(path), env=env, device=device)
+    except Exception as exc:
+        raise CheckpointError(f"checkpoint {path} is corrupt or truncated and cannot be loaded "
+                              f"({type(exc).__name__}: {exc}); delete it or resume from checkpoints/step_N.zip") from None
+
+
+def make_callback(args: Args, run: Path, env, eval_game):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from agents.policy import PolicyAgent
+    from training.evaluate import play_match
+
+    class Periodic(BaseCallback):
+        """Checkpoints, evaluations against the bots, and self-play snapshots, every N steps."""
+
+        def __init__(self):
+            super().__init__()
+            self.next_ckpt = self.next_eval = self.next_league = 0
+            self.snapshots: list = []
+
+        def _on_training_start(self) -> None:
+            t = self.model.num_timesteps
+            self.next_ckpt = t + args.checkpoint_every
+            self.next_eval = t + args.eval_every if args.eval_every else float("inf")
+            self.next_league = t + args.league_every if args.league else float("inf")
+
+        def _on_step(self) -> bool:
+            t = self.model.num_timesteps
+            if t >= self.next_ckpt:
+                self.next_ckpt += args.checkpoint_every
+                save_atomic(self.model, run / "checkpoints" / "latest.zip")
+                self.model.save(str(run / "checkpoints" / f"step_{t}.zip"))
+            if t >= self.next_eval:
+                self.next_eval += args.eval_every
+                evaluate_now(self.model, t)
+            if t >= self.next_league:
+                self.next_league += args.league_every
+                self.add_snapshot(t)
+            return True
+
+        def add_snapshot(self, t: int) -> None:
+            import copy
+            frozen = PolicyAgent(copy.deepcopy(self.model.policy).to("cpu"), name=f"self@{t}", deterministic=False)
+            self.snapshots = (self.snapshots + [frozen])[-args.league:]
+            env.set_opponents(bots + self.snapshots)
+
+    bots = [n.strip() for n in args.opponents.split(",") if n.strip()]
+
+    def evaluate_now(model, t: int) -> None:
+        agent = PolicyAgent(model.policy, name="learner")
+        line = {"step": int(t), "time": time.time()}
+        for bot in [b.strip() for b in args.eval_bots.split(",") if b.strip()]:
+            res = play_match([agent, bot], args.rules, args.players, args.eval_games, seed=10_000 + t % 9973,
+                             batch_size=min(512, args.eval_games))
+            e = res.entries[0]
+            line[bot] = {"win_rate": e.win_rate, "ci95": list(e.ci95), "games": e.games}
+            model.logger.record(f"eval/win_rate_vs_{bot}", e.win_rate)
+            model.logger.record(f"eval/win_rate_vs_{bot}_lo95", e.ci95[0])
+        model.logger.dump(t)
+        with open(run / "eval.jsonl", "a") as fh:
+            fh.write(json.dumps(line) + "\n")
+        print(f"[eval @ {t}] " + ", ".join(f"vs {k}: {v['win_rate']:.1%} ({v['ci95'][0]:.1%}-{v['ci95'][1]:.1%})"
+                                            for k, v in line.items() if isinstance(v, dict)), flush=True)
+
+    return Periodic()
+
+
+def train(args: Args) -> Path:
+    """Run (or resume) the training described by ``args``; returns the run folder."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure
+
+    from agents.policy import PolicyAgent
+    from uno_env.sb3 import UnoVecEnv
+
+    args.validate()
+    run = Path(args.runs_dir) / args.name
+    cfg_path = run / "config.json"
+    if args.resume:
+        if not cfg_path.exists():
+            raise CheckpointError(f"--resume: no run at {run} (missing config.json)")
+        saved = json.loads(cfg_path.read_text())
+        for key in ("rules", "players", "opponents", "episode", "net_arch", "n_envs"):
+            if saved.get(key) != getattr(args, key):
+                raise CheckpointError(f"--resume: run {run} was started with {key}={saved.get(key)!r}, "
+                                      f"not {getattr(args, key)!r}")
+    elif (run / "checkpoints" / "latest.zip").exists():
+        raise CheckpointError(f"run {run} already exists; pass --resume to continue it or choose --run-name")
+    (run / "checkpoints").mkdir(parents=True, exist_ok=True)
+    cfg_path.write_text(json.dumps(dataclasses.asdict(args), indent=1))
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    if args.torch_threads:
+        torch.set_num_threads(args.torch_threads)
+    opponents = [n.strip() for n in args.opponents.split(",") if n.strip()]
+    env = UnoVecEnv(args.rules, args.players, args.n_envs, opponents, seed=args.seed, episode=args.episode)
+    env.seed(args.seed)
+    if args.resume:
+        model = load_checkpoint(run / "checkpoints" / "latest.zip", env, args.device)
+        print(f"resuming {run} at step {model.num_timesteps}", flush=True)
+    else:
+        arch = [int(x) for x in args.net_arch.split(",")]
+        model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,
+                            n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
+                            gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, clip_range=args.clip_range,
+                            policy_kwargs={"net_arch": arch}, seed=args.seed, device=args.device, verbose=0)
+    model.set_logger(configure(str(run / "tb"), ["tensorboard", "csv"]))
+    callback = make_callback(args, run, env, None)
+    remaining = args.total_steps - model.num_timesteps
+    t0 = time.time()
+    if remaining > 0:
+        model.learn(remaining, callback=callback, reset_num_timesteps=False, progress_bar=args.progress)
+    seconds = time.time() - t0
+    save_atomic(model, run / "checkpoints" / "latest.zip")
+    model.save(str(run / "model.zip"))
+    game = env.games.game
+    PolicyAgent(model.policy, name=args.name).export(run / "agent", game, extra={
+        "trained_steps": int(model.num_timesteps), "train_seconds_this_session": round(seconds, 1),
+        "command": "python -m training.train_ppo " + " ".join(sys.argv[1:]) if sys.argv[1:] else "",
+        "args": dataclasses.asdict(args)})
+    print(f"done: {model.num_timesteps} steps; run folder {run}", flush=True)
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        train(parse_args(argv))
+    except (ValueError, CheckpointError) as exc:
+        print(f"train_ppo: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
