@@ -37,7 +37,7 @@ def check_batch(observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.
     if obs.ndim != 2 or mask.ndim != 2 or obs.shape[0] != mask.shape[0]:
         raise ValueError(f"act() takes observations (B, obs) and action_masks (B, A) with the same B; "
                          f"got {np.shape(observations)} and {np.shape(action_masks)}")
-    mask = mask.astype(bool, copy=False)
+    mask = mask.astype(bool, copy=not mask.flags.writeable)  # torch wants writable arrays
     empty = ~mask.any(1)
     if empty.any():
         raise ValueError(f"rows {np.flatnonzero(empty)[:10].tolist()} of action_masks have no legal action")

@@ -1,0 +1,136 @@
+"""Training and evaluation scripts: smoke runs, resume after SIGKILL, bad checkpoints and models."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.policy import ModelMismatchError, PolicyAgent
+from training.evaluate import play_match, wilson
+from training.train_ppo import Args, parse_args
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = ["--opponents", "random", "--n-envs", "8", "--n-steps", "64", "--batch-size", "256", "--n-epochs", "1",
+         "--eval-games", "40", "--eval-bots", "random", "--no-progress"]
+
+
+def _train(tmp_path, *extra, check=True, **kw):
+    cmd = [sys.executable, "-m", "training.train_ppo", "--runs-dir", str(tmp_path), *SMALL, *extra]
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=check, timeout=600, **kw)
+
+
+def test_a_short_training_run_writes_the_run_folder(tmp_path):
+    _train(tmp_path, "--run-name", "smoke", "--total-steps", "1024", "--eval-every", "512",
+           "--checkpoint-every", "512")
+    run = tmp_path / "smoke"
+    for name in ("config.json", "eval.jsonl", "model.zip", "agent.json", "agent.pt", "checkpoints/latest.zip"):
+        assert (run / name).exists(), name
+    evals = [json.loads(x) for x in (run / "eval.jsonl").read_text().splitlines()]
+    assert evals and 0 <= evals[-1]["random"]["win_rate"] <= 1
+    assert list((run / "tb").iterdir())
+
+
+def test_training_killed_mid_run_resumes_from_the_last_checkpoint(tmp_path):
+    cmd = [sys.executable, "-m", "training.train_ppo", "--runs-dir", str(tmp_path), *SMALL,
+           "--run-name", "killed", "--total-steps", "200000", "--eval-every", "0", "--checkpoint-every", "512"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    latest = tmp_path / "killed" / "checkpoints" / "latest.zip"
+    deadline = time.time() + 300
+    while not latest.exists() and time.time() < deadline:
+        time.sleep(0.5)
+    time.sleep(1.0)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert latest.exists()
+    from sb3_contrib import MaskablePPO
+    saved = MaskablePPO.load(str(latest)).num_timesteps
+    assert 0 < saved < 200000
+    out = _train(tmp_path, "--run-name", "killed", "--total-steps", str(saved + 1024), "--eval-every", "0",
+                 "--checkpoint-every", "512", "--resume")
+    assert f"resuming {tmp_path / 'killed'} at step {saved}" in out.stdout
+    assert MaskablePPO.load(str(tmp_path / "killed" / "model.zip")).num_timesteps >= saved + 1024
+
+
+def test_resuming_from_a_truncated_checkpoint_is_a_clear_error(tmp_path):
+    _train(tmp_path, "--run-name", "bad", "--total-steps", "512", "--eval-every", "0", "--checkpoint-every", "512")
+    latest = tmp_path / "bad" / "checkpoints" / "latest.zip"
+    latest.write_bytes(latest.read_bytes()[:300])
+    out = _train(tmp_path, "--run-name", "bad", "--total-steps", "1024", "--resume", check=False)
+    assert out.returncode == 2
+    assert "is corrupt or truncated and cannot be loaded" in out.stderr
+
+
+def test_starting_over_an_existing_run_needs_resume(tmp_path):
+    _train(tmp_path, "--run-name", "twice", "--total-steps", "512", "--eval-every", "0", "--checkpoint-every", "512")
+    out = _train(tmp_path, "--run-name", "twice", "--total-steps", "512", check=False)
+    assert out.returncode == 2 and "pass --resume" in out.stderr
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--rules", "uno"], "--rules 'uno' is not a preset"),
+    (["--players", "11"], "--players must be from 2 to 10"),
+    (["--n-envs", "0"], "--n-envs must be positive"),
+    (["--net-arch", "64,x"], "--net-arch must be comma-separated positive sizes"),
+    (["--episode", "set"], "--episode must be 'round' or 'game'"),
+])
+def test_bad_training_arguments_are_clear_errors(argv, message):
+    with pytest.raises(ValueError, match=message.replace("(", "\\(")):
+        parse_args(argv).validate()
+
+
+def test_args_dataclass_has_help_for_every_field():
+    import dataclasses
+    assert all(f.metadata.get("help") for f in dataclasses.fields(Args))
+
+
+def test_an_exported_agent_refuses_a_game_with_another_layout(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from uno_env import VecGame
+    from uno_env.sb3 import UnoVecEnv
+    env = UnoVecEnv("standard_en", 2, num_envs=2, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=16)
+    PolicyAgent(model.policy, "tiny").export(tmp_path / "tiny", env.games.game)
+    agent = PolicyAgent.load(tmp_path / "tiny.json", game=VecGame("standard_en", 2))
+    g = VecGame("standard_en", 2, batch_size=4, seed=1)
+    a = agent.act(g.observe(), g.legal_mask())
+    assert g.legal_mask()[np.arange(4), a].all()
+    with pytest.raises(ModelMismatchError, match="trained for observation size .*standard_en, 2 players.*flip_jp, 3 players"):
+        PolicyAgent.load(tmp_path / "tiny.json", game=VecGame("flip_jp", 3))
+    meta = json.loads((tmp_path / "tiny.json").read_text())
+    meta["env_version"] = "uno_v9"
+    (tmp_path / "old.json").write_text(json.dumps(meta))
+    (tmp_path / "old.pt").write_bytes((tmp_path / "tiny.pt").read_bytes())
+    with pytest.raises(ModelMismatchError, match="env version 'uno_v9'.*but this game has 'uno_v0'"):
+        PolicyAgent.load(tmp_path / "old.json", game=VecGame("standard_en", 2))
+    (tmp_path / "cut.json").write_text(json.dumps(json.loads((tmp_path / "tiny.json").read_text())))
+    (tmp_path / "cut.pt").write_bytes((tmp_path / "tiny.pt").read_bytes()[:100])
+    with pytest.raises(ModelMismatchError, match="cannot read the weights"):
+        PolicyAgent.load(tmp_path / "cut.json")
+
+
+def test_wilson_interval_matches_known_values():
+    lo, hi = wilson(70, 100)
+    assert abs(lo - 0.6042) < 2e-4 and abs(hi - 0.7810) < 2e-4  # the textbook 70/100 interval
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_evaluation_rotates_seats_and_counts_every_game():
+    res = play_match(["random", "random", "random"], "standard_en", 3, games=90, seed=0, batch_size=30)
+    assert res.games == 90 and sum(e.wins for e in res.entries) + res.void_games == 90
+    assert all(e.rating_mu is not None for e in res.entries)
+
+
+def test_evaluation_script_writes_json_markdown_and_plot(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "training.evaluate", "--agents", "random,random", "--games", "60",
+                          "--no-progress", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                         check=True, timeout=300)
+    assert "| 0 | random |" in out.stdout
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["games"] == 60 and (tmp_path / "results.png").stat().st_size > 1000

@@ -1,0 +1,100 @@
+"""Training environments: SB3 VecEnv contract, Gymnasium VectorEnv (NEXT_STEP), single-game Env."""
+
+import warnings
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from uno_env.sb3 import UnoVecEnv
+from uno_env.vector import UnoEnv, UnoVectorEnv
+
+
+def _play_first(mask, rng, engine):
+    return ((rng.random(mask.shape) + (engine.A_KIND == 0)) * mask).argmax(1)
+
+
+def test_sb3_vecenv_asks_the_learner_every_step_and_restarts_finished_episodes():
+    env = UnoVecEnv("standard_en", 3, num_envs=32, opponents="random", seed=0)
+    obs = env.reset()
+    acting = env.games.game.observer.slots["acting"]
+    rng = np.random.default_rng(0)
+    episodes = 0
+    for _ in range(300):
+        assert (obs[:, acting.start] == 1).all()  # relative seat 0 (the learner) is asked
+        masks = np.stack(env.env_method("action_masks"))  # what MaskablePPO reads
+        assert masks.shape == (32, env.action_space.n) and masks.any(1).all()
+        obs, rewards, dones, infos = env.step(_play_first(masks, rng, env.games.game.engine))
+        for i in np.flatnonzero(dones):
+            episodes += 1
+            term = infos[i]["terminal_observation"]
+            assert term.shape == obs[i].shape and not np.array_equal(term, obs[i])
+            assert rewards[i] in (-1.0, 1.0) and infos[i]["TimeLimit.truncated"] is False
+        assert (rewards[~dones] == 0).all()
+    assert episodes > 0
+
+
+def test_sb3_vecenv_rewards_follow_the_learner_seat():
+    env = UnoVecEnv("standard_en", 2, num_envs=64, opponents="random", seed=1)
+    env.reset()
+    rng = np.random.default_rng(1)
+    total, n = 0.0, 0
+    for _ in range(400):
+        obs, r, d, _ = env.step(_play_first(env.action_masks(), rng, env.games.game.engine))
+        total += r[d].sum()
+        n += d.sum()
+    assert n > 50 and total / n > 0.2  # playing first beats uniform random, who often draws at will
+
+
+def test_sb3_vecenv_opponents_can_be_a_mix_and_replaced():
+    env = UnoVecEnv("house_cn", 4, num_envs=8, opponents=["random", "random"], seed=2)
+    env.reset()
+    env.set_opponents("random")
+    env.step(env.action_masks().argmax(1))
+    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+        env.set_opponents("nobody")
+
+
+def test_gymnasium_env_checker_passes_for_the_single_game_env():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(UnoEnv("standard_en", 2), skip_render_check=True)
+        check_env(UnoEnv("flip_jp", 3), skip_render_check=True)
+
+
+def test_single_env_illegal_action_policies():
+    env = UnoEnv("standard_en", 2)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, term, trunc, info = env.step(illegal)
+    assert (reward, term, info["illegal_action"]) == (-1.0, True, env.games.game.action_name(illegal))
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+    raising = UnoEnv("standard_en", 2, illegal_action="raise")
+    raising.reset(seed=0)
+    with pytest.raises(ValueError, match="illegal action"):
+        raising.step(int(np.flatnonzero(~raising.action_masks())[0]))
+
+
+def test_vector_env_autoresets_on_the_next_step():
+    env = UnoVectorEnv("standard_en", 2, num_envs=16, seed=3)
+    obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    waiting = np.zeros(16, bool)
+    seen = 0
+    for _ in range(300):
+        a = _play_first(info["action_mask"], rng, env.games.game.engine)
+        obs, r, term, trunc, info = env.step(a)
+        assert (r[waiting] == 0).all() and not (term[waiting] | trunc[waiting]).any()
+        assert info["action_mask"][term | trunc].all()  # ignored next action: a safe all-True mask
+        waiting = term | trunc
+        seen += waiting.sum()
+    assert seen > 0 and env.metadata["autoreset_mode"].name == "NEXT_STEP"
+
+
+def test_maskable_ppo_trains_on_the_vecenv():
+    from sb3_contrib import MaskablePPO
+    env = UnoVecEnv("solo_bga", 3, num_envs=8, seed=4)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=128, n_epochs=1, seed=0)
+    model.learn(512)
+    assert model.num_timesteps >= 512
