@@ -1,0 +1,117 @@
+"""MaskablePPO samples per second: the native batched VecEnv against the PettingZoo SB3 tutorial path.
+
+Both runs train the same MaskablePPO (same network, rollout size, minibatch and epochs) for the same
+number of samples, in the same process, one after the other:
+
+* ``native``: ``uno_env.sb3.UnoVecEnv`` with ``--n-envs`` games stepped together and the opponents
+  (random bots) moving inside ``step``;
+* ``aec_tutorial``: the AEC env wrapped the way PettingZoo's "SB3: Action Masked PPO" tutorial does it
+  (a ``BaseWrapper`` exposing the acting agent's observation, ``ActionMasker`` with ``mask_fn``, one
+  env that SB3 wraps in a ``DummyVecEnv``).  As in the tutorial, the one model plays every seat.
+
+Prints one JSON line per path and one with the ratio.  ``--smoke`` runs a tiny size for CI.
+
+    python benchmarks/bench_training.py --steps 32768
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+
+import gymnasium
+import numpy as np
+import pettingzoo.utils
+
+
+class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):
+    """PettingZoo's tutorial wrapper: a Gymnasium-like view of the acting agent, mask on the side."""
+
+    def reset(self, seed=None, options=None):
+        super().reset(seed, options)
+        self.observation_space = super().observation_space(self.possible_agents[0])["observation"]
+        self.action_space = super().action_space(self.possible_agents[0])
+        return self.observe(self.agent_selection), {}
+
+    def step(self, action):
+        current_agent = self.agent_selection
+        super().step(action)
+        next_agent = self.agent_selection
+        return (self.observe(next_agent), self._cumulative_rewards[current_agent],
+                self.terminations[current_agent], self.truncations[current_agent], self.infos[current_agent])
+
+    def observe(self, agent):
+        return super().observe(agent)["observation"]
+
+    def action_mask(self):
+        return super().observe(self.agent_selection)["action_mask"]
+
+
+def mask_fn(env):
+    return env.action_mask()
+
+
+def _ppo(env, n_steps: int, args, seed: int):
+    from sb3_contrib import MaskablePPO
+    return MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
+                       policy_kwargs={"net_arch": [256, 256]}, seed=seed, device="cpu", verbose=0)
+
+
+def bench_native(args) -> float:
+    from uno_env.sb3 import UnoVecEnv
+    env = UnoVecEnv(args.rules, args.players, args.n_envs, opponents="random", seed=0)
+    model = _ppo(env, args.rollout // args.n_envs, args, 0)
+    model.learn(args.rollout)  # warm-up rollout and update, excluded
+    t = time.perf_counter()
+    model.learn(args.steps, reset_num_timesteps=False)
+    return args.steps / (time.perf_counter() - t)
+
+
+def bench_tutorial(args) -> float:
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    from uno_env import uno_v0
+    env = SB3ActionMaskWrapper(uno_v0.env(rules=args.rules, num_players=args.players))
+    env.reset(seed=0)
+    env = ActionMasker(env, mask_fn)
+    model = _ppo(env, args.rollout, args, 0)
+    model.learn(args.rollout)
+    t = time.perf_counter()
+    model.learn(args.steps, reset_num_timesteps=False)
+    return args.steps / (time.perf_counter() - t)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--rules", default="standard_en")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--steps", type=int, default=32768, help="samples timed per path (after a warm-up rollout)")
+    p.add_argument("--rollout", type=int, default=4096, help="samples per PPO rollout (both paths)")
+    p.add_argument("--n-envs", type=int, default=64, help="games in the native VecEnv")
+    p.add_argument("--batch-size", type=int, default=1024)
+    p.add_argument("--n-epochs", type=int, default=4)
+    p.add_argument("--smoke", action="store_true", help="tiny sizes for CI")
+    args = p.parse_args(argv)
+    if args.smoke:
+        args.steps, args.rollout, args.n_envs, args.batch_size, args.n_epochs = 256, 128, 16, 64, 1
+    import sb3_contrib
+    import torch
+
+    import uno_env
+    base = {"bench": "training", "rules": args.rules, "players": args.players, "rollout": args.rollout,
+            "batch_size": args.batch_size, "n_epochs": args.n_epochs, "timed_steps": args.steps,
+            "versions": {"uno_env": uno_env.__version__, "sb3_contrib": sb3_contrib.__version__,
+                         "torch": torch.__version__, "numpy": np.__version__, "python": platform.python_version()}}
+    native = bench_native(args)
+    print(json.dumps({**base, "path": "native_vecenv", "n_envs": args.n_envs, "samples_per_s": round(native, 1)}),
+          flush=True)
+    tutorial = bench_tutorial(args)
+    print(json.dumps({**base, "path": "aec_tutorial", "n_envs": 1, "samples_per_s": round(tutorial, 1)}), flush=True)
+    print(json.dumps({**base, "path": "ratio", "native_over_tutorial": round(native / tutorial, 2)}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
