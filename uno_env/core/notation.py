@@ -260,7 +260,7 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
     st.color[row] = color
     st.phase[row] = phase
     if phase == OVER:
-        st.actor[row] = st.turn[row] = 0
+        st.actor[row] = st.turn[row] = _seat(setup, "turn", P, 0)
         st.winner[row] = _int(setup, "winner", -1, -1, P - 1) if setup.get("winner") is not None else -1
         st.round_points[row] = _int(setup, "round_points", 0)
         st.game_over[row] = _bool(setup, "game_over", False)

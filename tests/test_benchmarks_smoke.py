@@ -1,0 +1,59 @@
+"""The benchmark scripts run and print well-formed JSON lines (no timing is asserted here)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CORE_KEYS = {"bench", "preset", "players", "batch_size", "policy", "rounds_per_s", "decisions_per_s",
+             "engine_only_decisions_per_s", "seconds", "repeats", "warmup_excluded", "peer",
+             "ratio_rounds_vs_peer_games", "ratio_decisions_vs_peer_steps", "versions"}
+PEER_KEYS = {"name", "players", "games_per_s", "steps_per_s"}
+MEMORY_KEYS = {"bench", "preset", "players", "batch_size", "state_bytes_per_game", "tracemalloc_peak_bytes",
+               "peak_rss_bytes", "versions"}
+VERSION_KEYS = {"uno_env", "numpy", "rlcard", "python"}
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    pytest.importorskip("rlcard")
+    out = tmp_path_factory.mktemp("bench") / "smoke.jsonl"
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "bench_core.py"), "--smoke", "--out", str(out)]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return proc, out
+
+
+def test_bench_core_smoke_prints_one_json_line_per_setting(smoke_run):
+    proc, out = smoke_run
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    records = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    core = [r for r in records if r["bench"] == "core"]
+    assert {(r["batch_size"], r["policy"]) for r in core} == {(b, p) for b in (1, 64)
+                                                             for p in ("play_first", "uniform")}
+    for r in core:
+        assert "error" not in r, r
+        assert CORE_KEYS <= r.keys(), CORE_KEYS - r.keys()
+        assert PEER_KEYS <= r["peer"].keys()
+        assert VERSION_KEYS <= r["versions"].keys()
+        assert r["warmup_excluded"] is True
+        assert r["decisions_per_s"] > 0
+    memory = [r for r in records if r["bench"] == "core_memory"]
+    assert {r["batch_size"] for r in memory} == {1, 64}
+    for r in memory:
+        assert MEMORY_KEYS <= r.keys(), MEMORY_KEYS - r.keys()
+    assert out.read_text().splitlines() == [line for line in proc.stdout.splitlines() if line.strip()]
+
+
+def test_plot_reads_the_smoke_output(smoke_run, tmp_path):
+    pytest.importorskip("matplotlib")
+    _, out = smoke_run
+    png = tmp_path / "smoke.png"
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "plot.py"), str(out), "--png", str(png)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert png.stat().st_size > 0
