@@ -91,21 +91,12 @@ class VecGame:
         if self.autoreset:
             ended = np.flatnonzero(out.round_over)
             if ended.size:
-                over = out.game_over[ended]
-                if over.any():
-                    self.engine.new_games(self.state, ended[over])
-                if (~over).any():
-                    self.engine.next_rounds(self.state, ended[~over])
+                self.engine.next_rounds(self.state, ended)
         return out
 
     def next_round(self, rows) -> None:
         """Deal the next round in finished ``rows`` (a new game where the game is over)."""
-        rows = np.atleast_1d(np.asarray(rows, np.intp))
-        over = self.state.game_over[rows]
-        if over.any():
-            self.engine.new_games(self.state, rows[over])
-        if (~over).any():
-            self.engine.next_rounds(self.state, rows[~over])
+        self.engine.next_rounds(self.state, np.atleast_1d(np.asarray(rows, np.intp)))
 
     def new_game(self, rows, seeds=None) -> None:
         """Start new games in ``rows`` (optionally reseeding them)."""

@@ -43,6 +43,7 @@ def violations(engine, st, check_mask: bool = True) -> list[str]:
     total = st.hands.sum(1, dtype=np.int64) + draw + disc
     report((total != engine.deck.kind_counts[None, :]).any(1), "the cards in play are not exactly the deck")
     report((st.hand_n != st.hands.sum(2)).any(1), "cached hand sizes disagree with the hands")
+    report((st.held != engine.pack(st.hands > 0)).any((1, 2)), "cached held-kind bitmasks disagree with the hands")
     report((st.pile_counts != disc).any(1), "cached discard counts disagree with the pile")
     report((st.phase < 0) | (st.phase >= len(PHASE_NAMES)), "phase out of range")
     report((st.actor < 0) | (st.actor >= P) | (st.turn < 0) | (st.turn >= P), "seat out of range")

@@ -197,6 +197,7 @@ def load_position(engine, st, row: int, setup: dict) -> None:
     for h, kinds in enumerate(hands):
         st.hands[row, h] = np.bincount(np.array(kinds, np.int64), minlength=K)
         st.hand_n[row, h] = len(kinds)
+    engine.resync(st, np.array([row]))
     st.side[row] = side
     direction = setup.get("direction", 1)
     if direction not in (1, -1) or isinstance(direction, bool):
@@ -223,9 +224,10 @@ def load_position(engine, st, row: int, setup: dict) -> None:
     if "rng_counter" in setup:
         st.counter[row] = _int(setup, "rng_counter", 0)
     R = np.array([row])
-    engine.refresh(st, R)
-    if st.phase[row] != OVER:
-        engine._forced(st, R)
+    if st.phase[row] == OVER:
+        engine.refresh(st, R)
+    else:
+        engine.settle(st, R)
 
 
 def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:

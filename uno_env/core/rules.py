@@ -103,6 +103,9 @@ class Engine:
         self.A_COLOR, self.A_TARGET = A.color, A.target
         self.PLAY_IDS = np.flatnonzero(A.kind == PLAY)
         self.PLAY_FACE = A.face[self.PLAY_IDS].astype(np.intp)
+        assert np.array_equal(self.PLAY_IDS, np.arange(self.PLAY_IDS.size))  # plays come first
+        self.N_PLAY = int(self.PLAY_IDS.size)
+        self.PLAY_SEGMENTS = _segments(self.PLAY_FACE)
         tgt = A.target[self.PLAY_IDS]
         self.TGT_COLS = np.flatnonzero(tgt >= 0)
         self.TGT_SEAT = tgt[self.TGT_COLS]
@@ -135,6 +138,17 @@ class Engine:
             stack = np.zeros((F, K), bool)
         self.STACKK = stack & (tdraw > 0)  # RULES.md 1.7; Wild Draw Colour never stacks
         self.IDENTK = (fk == t[:, None]) & (~twild | c.jump_in_wilds)  # RULES.md 1.8
+        # The same tables as bitmasks over kinds, to test a whole hand with one AND per word
+        self.W = (K + 63) // 64
+        k = np.arange(K)
+        self.KWORD = (k // 64).astype(np.intp)
+        self.KBIT = np.left_shift(np.uint64(1), (k % 64).astype(np.uint64))
+        self.PLAYBITS = self.pack(self.PLAYK)
+        self.STACKBITS = self.pack(self.STACKK)
+        self.IDENTBITS = self.pack(self.IDENTK)
+        self.SKIPBITS = self.pack(self.K_SKIP)
+        self.RESTRBITS = self.pack(self.K_RESTR)
+        self.COLORBITS = self.pack(self.K_COLOR[:, None, :] == np.arange(NC)[None, :, None])  # (2, NC, W)
         if self.two_sided:
             # FACE_KINDS[f] lists the kinds showing face f on its side (padded with K: no kind)
             lists = [np.flatnonzero(self.KF[self.F_SIDE[f]] == f) for f in range(F)]
@@ -143,6 +157,27 @@ class Engine:
             for f, x in enumerate(lists):
                 self.FACE_KINDS[f, :len(x)] = x
             self.SIDE_FACES = np.stack([self.F_SIDE == 0, self.F_SIDE == 1])  # (2, F)
+
+    # ================================================================== bitmasks
+    def pack(self, flags: np.ndarray) -> np.ndarray:
+        """``(..., K) bool`` -> ``(..., W) uint64`` bitmasks (bit ``k % 64`` of word ``k // 64``)."""
+        b = np.packbits(np.ascontiguousarray(flags, dtype=bool), axis=-1, bitorder="little")
+        pad = self.W * 8 - b.shape[-1]
+        if pad:
+            b = np.concatenate([b, np.zeros(b.shape[:-1] + (pad,), np.uint8)], axis=-1)
+        return np.ascontiguousarray(b).view(np.uint64)
+
+    def unpack(self, bits: np.ndarray) -> np.ndarray:
+        """``(n, W) uint64`` -> ``(n, K) bool``."""
+        u = np.unpackbits(np.ascontiguousarray(bits).view(np.uint8), axis=-1, count=self.K, bitorder="little")
+        return u.view(bool)
+
+    def resync(self, st: State, R, seats=None) -> None:
+        """Recompute the held-kind bitmasks of seats (all seats of ``R`` when ``seats`` is None)."""
+        if seats is None:
+            st.held[R] = self.pack(st.hands[R] > 0)
+        else:
+            st.held[R, seats] = self.pack(st.hands[R, seats] > 0)
 
     # ================================================================== state
     def new_state(self, batch_size: int) -> State:
@@ -158,23 +193,31 @@ class Engine:
     def new_games(self, st: State, rows) -> None:
         """Start a new game in ``rows``: scores reset, a random dealer, the first deal."""
         rows = np.asarray(rows, np.intp)
+        self._reset_games(st, rows)
+        self.shuffle_and_deal(st, rows)
+
+    def next_rounds(self, st: State, rows) -> None:
+        """Deal the next round in finished ``rows``: the deal moves on (``next_dealer``); a game that is
+        over starts again (one shuffle-and-deal for all of them)."""
+        rows = np.asarray(rows, np.intp)
+        over = st.game_over[rows]
+        if over.any():
+            self._reset_games(st, rows[over])
+        cont = rows[~over]
+        d = st.dealer[cont].astype(np.int64)
+        left = (d + 1) % self.P
+        if self.config.next_dealer == "round_winner":
+            w = st.winner[cont]
+            left = np.where(w >= 0, w, left)
+        st.dealer[cont] = left
+        self.shuffle_and_deal(st, rows)
+
+    def _reset_games(self, st: State, rows: np.ndarray) -> None:
         c = self.config
         st.scores[rows] = c.starting_points if c.scoring_mode == "penalty_countdown" else 0
         st.rounds[rows] = 0
         st.game_over[rows] = False
         st.dealer[rows] = chance.integers(st.key, st.counter, rows, self.P)
-        self.shuffle_and_deal(st, rows)
-
-    def next_rounds(self, st: State, rows) -> None:
-        """Deal the next round of the game in ``rows``; the deal moves on (``next_dealer``)."""
-        rows = np.asarray(rows, np.intp)
-        d = st.dealer[rows].astype(np.int64)
-        left = (d + 1) % self.P
-        if self.config.next_dealer == "round_winner":
-            w = st.winner[rows]
-            left = np.where(w >= 0, w, left)
-        st.dealer[rows] = left
-        self.shuffle_and_deal(st, rows)
 
     def shuffle_and_deal(self, st: State, rows) -> None:
         perm = chance.permutations(st.key, st.counter, rows, np.full(len(rows), self.N), self.N)
@@ -193,6 +236,7 @@ class Engine:
         seats = (st.dealer[R].astype(np.intp)[:, None] + 1 + j) % P
         flat = (np.arange(n)[:, None] * P + seats) * K + cards
         st.hands[R] = np.bincount(flat.ravel(), minlength=n * P * K).reshape(n, P, K)
+        self.resync(st, R)
         st.hand_n[R] = h
         st.draw_n[R] -= hp
         for name, value in (("side", 0), ("direction", 1), ("pending", 0), ("pending_color", False),
@@ -205,8 +249,7 @@ class Engine:
         self._turn_first_card(st, R)
         self._first_card_redraws(st, R)
         self._first_card_effects(st, R)
-        self.refresh(st, R)
-        self._forced(st, R)
+        self.settle(st, R)
 
     def _turn_first_card(self, st: State, R: np.ndarray) -> None:
         top = st.draw[R, st.draw_n[R] - 1]
@@ -261,7 +304,7 @@ class Engine:
         if skip.any():
             nseat[skip] = (first[skip] + 1) % P
             if c.stack_skip:
-                holds = self._holds(st, R[skip], first[skip], self.K_SKIP[0])
+                holds = self._holds(st, R[skip], first[skip], self.SKIPBITS[0])
                 nseat[skip] = np.where(holds, first[skip], nseat[skip])
                 nphase[skip] = np.where(holds, DEFLECT, TURN)
         rev = sym == REVERSE
@@ -294,29 +337,35 @@ class Engine:
     def _top_face(self, st: State, R: np.ndarray) -> np.ndarray:
         return self.KF[st.side[R], st.discard[R, st.disc_n[R] - 1]]
 
-    def _holds(self, st: State, R, seats, kind_flags) -> np.ndarray:
-        """(n,) whether each seat holds a kind with ``kind_flags`` ((K,) or (n, K))."""
-        return ((st.hands[R, seats] > 0) & kind_flags).any(1)
+    def _holds(self, st: State, R, seats, bits) -> np.ndarray:
+        """(n,) whether each seat holds a kind in ``bits`` ((W,) or (n, W) bitmasks)."""
+        return ((st.held[R, seats] & bits) != 0).any(1)
 
-    def _playable_kinds(self, st: State, R, actor, side, tface) -> np.ndarray:
-        """(n, K) kinds the actor may play in its own turn (matching and the hard restriction)."""
+    def _playable_bits(self, st: State, R, actor, side, tface) -> np.ndarray:
+        """(n, W) kinds the actor may play in its own turn (matching and the hard restriction)."""
         idx = (tface * NC + st.color[R]) * 2 + st.first_play[R]
-        ok = self.PLAYK[idx] & (st.hands[R, actor] > 0)
+        bits = self.PLAYBITS[idx] & st.held[R, actor]
         if self.hard:
-            ok &= ~(self.K_RESTR[side] & self._guilt(st, R, actor, side, ok)[:, None])
-        return ok
+            g = self._guilt(st, R, actor, side, bits)
+            bits &= ~np.where(g[:, None], self.RESTRBITS[side], np.uint64(0))
+        return bits
 
-    def _guilt(self, st: State, R, actor, side, ok=None) -> np.ndarray:
+    def _guilt(self, st: State, R, actor, side, bits=None) -> np.ndarray:
         """(n,) whether playing a restricted wild draw card now breaks ``wild_draw_restriction``."""
+        held = st.held[R, actor]
         if self.config.wild_draw_restriction == "color_only":  # holds a card of the active colour
-            return ((st.hands[R, actor] > 0) & (self.K_COLOR[side] == st.color[R][:, None])).any(1)
-        if ok is None:  # no_playable: holds any other playable card (plain wilds included)
+            return ((held & self.COLORBITS[side, st.color[R]]) != 0).any(1)
+        if bits is None:  # no_playable: holds any other playable card (plain wilds included)
             idx = (self._top_face(st, R) * NC + st.color[R]) * 2 + st.first_play[R]
-            ok = self.PLAYK[idx] & (st.hands[R, actor] > 0)
-        return (ok & ~self.K_RESTR[side]).any(1)
+            bits = self.PLAYBITS[idx] & held
+        return ((bits & ~self.RESTRBITS[side]) != 0).any(1)
 
-    def refresh(self, st: State, R) -> None:
-        """Recompute the legal-action mask of ``rows``."""
+    def _bit(self, bits: np.ndarray, kind: np.ndarray) -> np.ndarray:
+        """(n,) whether bit ``kind[i]`` is set in ``bits[i]``."""
+        return (bits[np.arange(kind.size), self.KWORD[kind]] & self.KBIT[kind]) != 0
+
+    def refresh(self, st: State, R, bits: np.ndarray | None = None) -> None:
+        """Recompute the legal-action mask of ``rows`` (``bits``: their turn-playable kinds, if known)."""
         R = np.asarray(R, np.intp)
         if R.size == 0:
             return
@@ -325,40 +374,45 @@ class Engine:
         actor = st.actor[R].astype(np.intp)
         side = st.side[R].astype(np.intp)
         tface = self._top_face(st, R)
-        ok = self._playable_kinds(st, R, actor, side, tface)
+        if bits is None:
+            bits = self._playable_bits(st, R, actor, side, tface)
         other = phase != TURN
         if other.any():
-            ok[other] = False
-            held = st.hands[R, actor] > 0
+            bits[other] = 0
             i = np.flatnonzero(phase == DRAWN)
             if i.size:
-                ok[i, st.drawn[R[i]]] = True
+                k = st.drawn[R[i]].astype(np.intp)
+                bits[i, self.KWORD[k]] = self.KBIT[k]
             i = np.flatnonzero(phase == PENDING)
             if i.size:
                 # stacking (RULES.md 1.7); never on a going-out draw card (E10)
                 can = ~st.pending_color[R[i]] & (st.hand_n[R[i], st.origin[R[i]]] > 0)
-                ok[i] = self.STACKK[tface[i]] & held[i] & can[:, None]
+                b = self.STACKBITS[tface[i]] & st.held[R[i], actor[i]]
                 if self.hard:
                     g = self._guilt(st, R[i], actor[i], side[i])
-                    ok[i] &= ~(self.K_RESTR[side[i]] & g[:, None])
+                    b &= ~np.where(g[:, None], self.RESTRBITS[side[i]], np.uint64(0))
+                bits[i] = np.where(can[:, None], b, np.uint64(0))
             i = np.flatnonzero(phase == JUMP)
             if i.size:
-                ok[i] = self.IDENTK[tface[i]] & held[i]
+                bits[i] = self.IDENTBITS[tface[i]] & st.held[R[i], actor[i]]
             i = np.flatnonzero(phase == DEFLECT)
             if i.size:
-                ok[i] = self.K_SKIP[side[i]] & held[i]
+                bits[i] = self.SKIPBITS[side[i]] & st.held[R[i], actor[i]]
+        ok = self.unpack(bits)
         if self.two_sided:
             okp = np.concatenate([ok, np.zeros((len(R), 1), bool)], axis=1)
             face_ok = okp[:, self.FACE_KINDS].any(2) & self.SIDE_FACES[side]
         else:
             face_ok = ok
         n = len(R)
-        m = np.zeros((n, self.A), bool)
-        m[:, self.PLAY_IDS] = face_ok[:, self.PLAY_FACE]
+        m = np.empty((n, self.A), bool)
+        for a0, a1, f0, f1 in self.PLAY_SEGMENTS:  # a few slice copies instead of a gather
+            m[:, a0:a1] = face_ok[:, f0:f1]
+        m[:, self.N_PLAY:] = False
         if self.TGT_COLS.size:
-            cols = self.PLAY_IDS[self.TGT_COLS]
+            cols = self.TGT_COLS
             m[:, cols] &= self.TGT_SEAT[None, :] != actor[:, None]
-        anyplay = m[:, self.PLAY_IDS].any(1)
+        anyplay = face_ok.any(1)
         turn = phase == TURN
         pend = phase == PENDING
         chal = st.challengeable[R]
@@ -371,9 +425,10 @@ class Engine:
         if self.enforce != "off":
             m[:, self.ID[UNO]] = (st.hand_n[R, actor] == 2) & ~st.declared[R] & anyplay
             if self.enforce == "catch":
-                v = st.vulnerable[R].copy()
-                v[np.arange(n), actor] = False
-                m[:, self.CATCH_IDS] = v
+                v = st.vulnerable[R]
+                if v.any():
+                    v[np.arange(n), actor] = False
+                    m[:, self.CATCH_IDS] = v
         ch = phase == PH_CHOOSE
         if ch.any():
             m[:, self.CHOOSE_IDS] = ch[:, None] & (self.CHOOSE_SIDE[None, :] == side[:, None])
@@ -381,7 +436,7 @@ class Engine:
         if over.any():
             m[over] = False
         st.mask[R] = m
-        st.nlegal[R] = m.sum(1)
+        st.nlegal[R] = m.view(np.uint8).sum(1, dtype=np.int16)
 
     # ================================================================== step
     def step(self, st: State, actions: np.ndarray) -> StepResult:
@@ -395,7 +450,7 @@ class Engine:
         live = np.flatnonzero(~was_over)
         self._validate(st, live, actions[live])
         self.apply(st, live, actions[live])
-        self._forced(st, live)
+        self.settle(st, live)
         return self.result(st, was_over)
 
     def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
@@ -410,7 +465,7 @@ class Engine:
             raise ValueError(f"game {int(R[over][0])} is over; deal its next round before stepping it")
         self._validate(st, R, actions)
         self.apply(st, R, actions)
-        self._forced(st, R)
+        self.settle(st, R)
         return self.result(st, np.zeros(R.size, bool), R)
 
     def _validate(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
@@ -450,18 +505,112 @@ class Engine:
                           np.where(ended, st.winner[R], -1).astype(np.int8),
                           np.where(ended, st.round_points[R], 0), st.scores[R].copy())
 
-    def _forced(self, st: State, R: np.ndarray) -> None:
-        """Take every forced move (a single legal action) until each game waits on a real choice."""
-        R = R[st.nlegal[R] == 1]
+    def settle(self, st: State, R: np.ndarray) -> None:
+        """After ``R`` changed: take every forced move (a single legal action, SCENARIOS.md) until each
+        game waits on a real choice, and refresh the masks of ``R``.
+
+        Chains of forced draws (a seat with nothing to play draws, the card does not fit, the next seat
+        has nothing either...) are the commonest forced moves; ``_draw_chains`` resolves a whole chain
+        in one vectorized pass, since neither the top card nor the pile order changes along it.
+        """
+        R = np.asarray(R, np.intp)
         for _ in range(_MAX_FORCED_PASSES):
             if R.size == 0:
                 return
-            self.apply(st, R, st.mask[R].argmax(1))
-            R = R[st.nlegal[R] == 1]
+            bits, chain = self._forced_draw_rows(st, R)
+            if chain.size:
+                self._draw_chains(st, R[chain])
+                Rc = R[chain]  # the chains changed who is asked: recompute those rows
+                bits[chain] = self._playable_bits(st, Rc, st.actor[Rc].astype(np.intp),
+                                                  st.side[Rc].astype(np.intp), self._top_face(st, Rc))
+            self.refresh(st, R, bits)
+            F = R[st.nlegal[R] == 1]
+            if F.size == 0:
+                return
+            self.apply(st, F, st.mask[F].argmax(1))
+            R = F
         raise RuntimeError("forced moves did not terminate")  # pragma: no cover
 
+    def _forced_draw_rows(self, st: State, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The kinds each seat asked in ``R`` may play in its turn ((n, W) bits, for ``refresh``) and the
+        positions in ``R`` of the seats that can only draw: own turn, nothing playable, nobody to catch."""
+        actor = st.actor[R].astype(np.intp)
+        bits = self._playable_bits(st, R, actor, st.side[R].astype(np.intp), self._top_face(st, R))
+        forced = (st.phase[R] == TURN) & ~(bits != 0).any(1)
+        if self.enforce != "off":
+            v = st.vulnerable[R]
+            if v.any():
+                v = v.copy()
+                v[np.arange(R.size), actor] = False
+                forced &= ~v.any(1)
+        return bits, np.flatnonzero(forced)
+
+    def _draw_chains(self, st: State, R: np.ndarray) -> None:
+        """Resolve chains of forced draws starting with the seat asked in ``R`` (which must draw).
+
+        Seat j of the chain (j = 0 is the seat asked, then on in the direction of play) draws the
+        j-th card from the top of the pile unless it holds a playable card; the chain stops at the
+        first seat holding a playable card (its turn) or drawing one (it may play it: phase DRAWN).
+        Rows whose chain would need a reshuffle, run past two laps or reach ``max_turns_per_round``
+        are left to the general path.  Same result as taking the draws one at a time.
+        """
+        c, P, K = self.config, self.P, self.K
+        n = R.size
+        J = 2 * P
+        ar = np.arange(n)
+        side = st.side[R].astype(np.intp)
+        idx = (self._top_face(st, R) * NC + st.color[R]) * 2 + st.first_play[R]
+        playb = self.PLAYBITS[idx]  # (n, W) kinds playable on the (fixed) top card
+        held = st.held[R]  # (n, P, W)
+        okb = held & playb[:, None, :]
+        if self.hard:  # the restricted wild draw cards a seat may not play now
+            restr = self.RESTRBITS[side][:, None, :]
+            if c.wild_draw_restriction == "color_only":
+                guilt = ((held & self.COLORBITS[side, st.color[R]][:, None, :]) != 0).any(2)
+            else:
+                guilt = ((okb & ~restr) != 0).any(2)
+            okb &= ~np.where(guilt[:, :, None], restr, np.uint64(0))
+        has_play = (okb != 0).any(2)  # (n, P)
+        d = st.direction[R].astype(np.intp)
+        j = np.arange(J)[None, :]
+        seat = (st.actor[R].astype(np.intp)[:, None] + j * d[:, None]) % P  # (n, J)
+        dn = st.draw_n[R].astype(np.intp)
+        pos = dn[:, None] - 1 - j
+        card = st.draw[R[:, None], np.maximum(pos, 0)].astype(np.intp)  # card drawn by chain seat j
+        hp = has_play[ar[:, None], seat]
+        hp[:, 0] = False
+        if c.drawn_card_play != "never":
+            dp = (playb[ar[:, None], self.KWORD[card]] & self.KBIT[card]) != 0
+        else:
+            dp = np.zeros((n, J), bool)
+        stop = hp | dp
+        js = stop.argmax(1)
+        by_draw = dp[ar, js] & ~hp[ar, js]
+        L = js + by_draw  # cards drawn along the chain
+        good = stop.any(1) & (L <= dn) & (st.turns[R] + L < c.max_turns_per_round)
+        if not good.all():
+            R, ar, seat, card, js, by_draw, L = R[good], ar[: good.sum()], seat[good], card[good], \
+                js[good], by_draw[good], L[good]
+            if R.size == 0:
+                return
+        self._add_cards(st, R, seat, card, L)
+        st.draw_n[R] -= L.astype(np.int16)
+        st.vulnerable[R, seat[:, 0]] = False  # E28: the first seat's hand grew
+        st.passes[R] = 0
+        st.turns[R] += L.astype(np.int32)
+        st.declared[R] = False
+        last = seat[ar, js]
+        st.actor[R] = last
+        st.turn[R] = last
+        st.phase[R] = np.where(by_draw, DRAWN, TURN)
+        st.drawn[R] = np.where(by_draw, card[ar, js], -1)
+        if self.log is not None:
+            draw_id = self.ID[DRAW]
+            for i, r in enumerate(R.tolist()):
+                self.log.extend((r, int(seat[i, k]), draw_id) for k in range(int(L[i])))
+
     def apply(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
-        """Apply legal actions ``a`` in rows ``R`` (no validation) and refresh their masks."""
+        """Apply legal actions ``a`` in rows ``R`` (no validation, no mask refresh: see ``settle``)."""
         if self.log is not None:
             self.log.extend(zip(R.tolist(), st.actor[R].tolist(), np.asarray(a).tolist()))
         kind = self.A_KIND[a]
@@ -479,7 +628,6 @@ class Engine:
         over = R[(st.turns[R] >= self.config.max_turns_per_round) & (st.phase[R] != OVER)]
         if over.size:  # E3: treated as a blocked round, reported as truncation
             self._finish_blocked(st, over, truncated=True)
-        self.refresh(st, R)
 
     def wrong_card_penalty(self, st: State, R: np.ndarray) -> None:
         """The seeds' wrong-card rule for an illegal action (RULES.md 12.11): the card goes back, the
@@ -495,8 +643,7 @@ class Engine:
             st.drawn[Ro] = -1
             st.declared[Ro] = False
             self._goto(st, Ro, self._next(st, Ro, seat[own], 1), TURN)
-        self.refresh(st, R)
-        self._forced(st, R)
+        self.settle(st, R)
 
     # ================================================================== actions
     def _uno(self, st: State, R, a) -> None:
@@ -551,8 +698,8 @@ class Engine:
         if i.size and self.config.drawn_card_play != "never":
             Ri = R[i]
             side = st.side[Ri].astype(np.intp)
-            ok = self._playable_kinds(st, Ri, actor[i], side, self._top_face(st, Ri))
-            playable[i] = ok[np.arange(len(i)), kind[i]]
+            bits = self._playable_bits(st, Ri, actor[i], side, self._top_face(st, Ri))
+            playable[i] = self._bit(bits, kind[i])
         st.drawn[R] = np.where(playable, kind, -1)
         st.phase[R[playable]] = DRAWN
         end = ~playable
@@ -601,6 +748,7 @@ class Engine:
                 st.disc_n[Rg] -= 1
                 st.pile_counts[Rg, top] -= 1
                 st.hands[Rg, og, top] += 1
+                st.held[Rg, og, self.KWORD[top]] |= self.KBIT[top]
                 st.hand_n[Rg, og] += 1
                 st.color[Rg] = st.prev_color[Rg]
                 st.vulnerable[Rg, og] = False
@@ -646,7 +794,13 @@ class Engine:
             st.guilty[R] = guilty
             st.challengeable[R] = restr
         had_two = st.hand_n[R, actor] == 2
-        st.hands[R, actor, kind] -= 1
+        flat = (R * self.P + actor) * self.K + kind
+        hf = st.hands.reshape(-1)
+        hf[flat] -= 1
+        gone = hf[flat] == 0
+        if gone.any():  # the last copy of that kind left the hand
+            kg = kind[gone]
+            st.held.reshape(-1)[(R[gone] * self.P + actor[gone]) * self.W + self.KWORD[kg]] &= ~self.KBIT[kg]
         st.hand_n[R, actor] -= 1
         st.discard[R, st.disc_n[R]] = kind
         st.disc_n[R] += 1
@@ -677,7 +831,7 @@ class Engine:
             victim = nseat[sk]
             nseat[sk] = (actor[sk] + 2 * d[sk]) % P
             if c.stack_skip:  # the victim may pass the Skip on (RULES.md 1.7, E33)
-                holds = self._holds(st, R[sk], victim, self.K_SKIP[side[sk]])
+                holds = self._holds(st, R[sk], victim, self.SKIPBITS[side[sk]])
                 nseat[sk] = np.where(holds, victim, nseat[sk])
                 nphase[sk] = np.where(holds, DEFLECT, TURN)
         se = sym == SKIP_EVERYONE
@@ -746,11 +900,10 @@ class Engine:
 
     def _exchange(self, st: State, R, a_seat, b_seat) -> None:
         """Swap two seats' hands (Swap; a 7 under Seven-O)."""
-        ha, na = st.hands[R, a_seat].copy(), st.hand_n[R, a_seat].copy()
-        st.hands[R, a_seat] = st.hands[R, b_seat]
-        st.hand_n[R, a_seat] = st.hand_n[R, b_seat]
-        st.hands[R, b_seat] = ha
-        st.hand_n[R, b_seat] = na
+        for arr in (st.hands, st.hand_n, st.held):
+            tmp = arr[R, a_seat].copy()
+            arr[R, a_seat] = arr[R, b_seat]
+            arr[R, b_seat] = tmp
         st.vulnerable[R, a_seat] = False
         st.vulnerable[R, b_seat] = False
         if self.config.uno_call_after_exchange:
@@ -761,6 +914,7 @@ class Engine:
         src = (np.arange(self.P)[None, :] - d[:, None]) % self.P
         st.hands[R] = st.hands[R[:, None], src]
         st.hand_n[R] = st.hand_n[R[:, None], src]
+        st.held[R] = st.held[R[:, None], src]
         st.vulnerable[R] = False
         if self.config.uno_call_after_exchange:
             st.vulnerable[R] = st.hand_n[R] == 1
@@ -790,7 +944,7 @@ class Engine:
         if R.size == 0:
             return
         tface = self._top_face(st, R)
-        elig = ((st.hands[R] > 0) & self.IDENTK[tface][:, None, :]).any(2)  # (n, P)
+        elig = ((st.held[R] & self.IDENTBITS[tface][:, None, :]) != 0).any(2)  # (n, P)
         ar = np.arange(len(R))
         elig[ar, st.actor[R]] = False  # the seat that moves next anyway plays it as its turn
         if exclude_origin and not self.config.jump_in_self:
@@ -863,19 +1017,33 @@ class Engine:
             Ri, si = R[i], seats[i]
             card = st.draw[Ri, st.draw_n[Ri] - 1].astype(np.intp)
             st.hands[Ri, si, card] += 1
+            st.held[Ri, si, self.KWORD[card]] |= self.KBIT[card]
+            st.hand_n[Ri, si] += 1
+            st.draw_n[Ri] -= 1
             last[i] = card
         else:
             j = np.arange(m)[None, :]
-            valid = j < k[:, None]
             pos = np.maximum(st.draw_n[R][:, None] - 1 - j, 0)
             cards = st.draw[R[:, None], pos].astype(np.intp)
-            flat = ((R[:, None] * self.P + seats[:, None]) * self.K + cards)[valid]
-            np.add.at(st.hands.reshape(-1), flat, 1)
+            st.draw_n[R] -= k.astype(np.int16)
+            self._add_cards(st, R, np.broadcast_to(seats[:, None], cards.shape), cards, k)
             has = k > 0
             last[has] = cards[np.flatnonzero(has), k[has] - 1]
-        st.draw_n[R] -= k.astype(np.int16)
-        st.hand_n[R, seats] += k.astype(np.int16)
         return last
+
+    def _add_cards(self, st: State, R, seats, cards, counts) -> None:
+        """Row ``R[i]``: seat ``seats[i, j]`` takes card ``cards[i, j]`` for ``j < counts[i]``.
+        One pass per card position, so each pass touches a game once (plain fancy ``+=``, which is
+        several times faster than ``np.add.at``)."""
+        hf, nf, bf = st.hands.reshape(-1), st.hand_n.reshape(-1), st.held.reshape(-1)
+        P, K, W = self.P, self.K, self.W
+        for j in range(int(counts.max()) if counts.size else 0):
+            i = np.flatnonzero(counts > j)
+            fs = R[i] * P + seats[i, j]
+            c = cards[i, j]
+            hf[fs * K + c] += 1
+            nf[fs] += 1
+            bf[fs * W + self.KWORD[c]] |= self.KBIT[c]
 
     def _reshuffle(self, st: State, R) -> None:
         """Shuffle the discard pile, less its top card, into a new draw pile (RULES.md 1.4).
@@ -1022,3 +1190,22 @@ class Engine:
         if self.config.scoring_mode == "cumulative_low":
             return sc == sc.min(1, keepdims=True)
         return sc == sc.max(1, keepdims=True)
+
+
+def _segments(play_face: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Split the play block of the action table into runs ``(a0, a1, f0, f1)`` such that actions
+    ``a0:a1`` show faces ``f0:f1`` one to one, or (``f1 - f0 == 1``) all show face ``f0``."""
+    out, a = [], 0
+    n = len(play_face)
+    while a < n:
+        b = a + 1
+        if b < n and play_face[b] == play_face[a]:  # a face repeated (wild colours, targets)
+            while b < n and play_face[b] == play_face[a]:
+                b += 1
+            out.append((a, b, int(play_face[a]), int(play_face[a]) + 1))
+        else:
+            while b < n and play_face[b] == play_face[b - 1] + 1 and (b + 1 >= n or play_face[b + 1] != play_face[b]):
+                b += 1
+            out.append((a, b, int(play_face[a]), int(play_face[a]) + b - a))
+        a = b
+    return out

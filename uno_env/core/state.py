@@ -34,6 +34,7 @@ class State:
 
     hands: np.ndarray  # (B, P, K) int8    copies of each kind held by each seat
     hand_n: np.ndarray  # (B, P) int16      cards held (the sum of hands over kinds)
+    held: np.ndarray  # (B, P, W) uint64    bitmask of the kinds held (bit k of word k // 64)
     draw: np.ndarray  # (B, N) uint8       draw pile kinds, bottom first
     draw_n: np.ndarray  # (B,) int16        cards in the draw pile
     discard: np.ndarray  # (B, N) uint8     discard pile kinds, bottom first
@@ -75,10 +76,11 @@ class State:
 
     @classmethod
     def zeros(cls, batch: int, players: int, kinds: int, cards: int, actions: int) -> State:
+        words = (kinds + 63) // 64
         B, P = batch, players
         z = np.zeros
         return cls(
-            hands=z((B, P, kinds), np.int8), hand_n=z((B, P), np.int16),
+            hands=z((B, P, kinds), np.int8), hand_n=z((B, P), np.int16), held=z((B, P, words), np.uint64),
             draw=z((B, cards), np.uint8), draw_n=z(B, np.int16),
             discard=z((B, cards), np.uint8), disc_n=z(B, np.int16),
             pile_counts=z((B, kinds), np.int8), color=z(B, np.int8), side=z(B, np.int8),
