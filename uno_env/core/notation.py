@@ -261,8 +261,14 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
                   f"a colour is declared only for wilds")
     st.color[row] = color
     st.phase[row] = phase
+    st.first_play[row] = _bool(setup, "first_play", False)
+    st.passes[row] = _int(setup, "passes", 0)
+    st.turns[row] = _int(setup, "turns", 0)
     if phase == OVER:
         st.actor[row] = st.turn[row] = _seat(setup, "turn", P, 0)
+        st.origin[row] = _seat(setup, "played_by", P, 0)
+        prev = setup.get("prev_color")
+        st.prev_color[row] = _color(prev, "prev_color", side, deck.two_sided) if prev is not None else NO_COLOR
         st.winner[row] = _int(setup, "winner", -1, -1, P - 1) if setup.get("winner") is not None else -1
         st.round_points[row] = _int(setup, "round_points", 0)
         st.game_over[row] = _bool(setup, "game_over", False)
@@ -319,9 +325,6 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
             _fail(f"'jump_in_order' must list the seats to ask, starting with to_move, got {order!r}")
         for i, s in enumerate(order):
             st.offer_rank[row, _seat({"seat": s}, "seat", P)] = i
-    st.first_play[row] = _bool(setup, "first_play", False)
-    st.passes[row] = _int(setup, "passes", 0)
-    st.turns[row] = _int(setup, "turns", 0)
 
 
 def _bluff(engine, st, row: int, origin: int, side: int) -> bool:
