@@ -113,12 +113,14 @@ def _bool(setup: dict, key: str, default: bool) -> bool:
     return v
 
 
-def _color(text: Any, key: str, side: int, two_sided: bool) -> int:
+def _color(text: Any, key: str, side: int, two_sided: bool, any_side: bool = False) -> int:
     if text is None:
         return NO_COLOR
     if text == "free":
         return FREE
     letters = COLOR_LETTERS[4:] if side == 1 else COLOR_LETTERS[:4]
+    if any_side and two_sided:  # a remembered colour may be from before a Flip
+        letters = COLOR_LETTERS
     if text not in letters:
         side_txt = f" on the {'dark' if side else 'light'} side" if two_sided else ""
         _fail(f"'{key}' must be one of {', '.join(letters)} (or \"free\", null){side_txt}, got {text!r}")
@@ -268,7 +270,7 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
         st.actor[row] = st.turn[row] = _seat(setup, "turn", P, 0)
         st.origin[row] = _seat(setup, "played_by", P, 0)
         prev = setup.get("prev_color")
-        st.prev_color[row] = _color(prev, "prev_color", side, deck.two_sided) if prev is not None else NO_COLOR
+        st.prev_color[row] = _color(prev, "prev_color", side, deck.two_sided, True) if prev is not None else NO_COLOR
         st.winner[row] = _int(setup, "winner", -1, -1, P - 1) if setup.get("winner") is not None else -1
         st.round_points[row] = _int(setup, "round_points", 0)
         st.game_over[row] = _bool(setup, "game_over", False)
@@ -292,7 +294,7 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
         if not engine.F_WILD[under]:
             prev_default = COLOR_LETTERS[engine.F_COLOR[under]]
     prev = setup.get("prev_color", prev_default)
-    st.prev_color[row] = _color(prev, "prev_color", side, deck.two_sided) if prev is not None else NO_COLOR
+    st.prev_color[row] = _color(prev, "prev_color", side, deck.two_sided, True) if prev is not None else NO_COLOR
     st.prev_pending[row] = _int(setup, "prev_pending", 0, 0, 1000)
     restricted = bool(engine.F_RESTR[tface])
     chal = _bool(setup, "challengeable", phase == PENDING and restricted and engine.challenge_on)

@@ -517,6 +517,7 @@ class Engine:
         for _ in range(_MAX_FORCED_PASSES):
             if R.size == 0:
                 return
+            self._forced_penalties(st, R)
             bits, chain = self._forced_draw_rows(st, R)
             if chain.size:
                 self._draw_chains(st, R[chain])
@@ -530,6 +531,38 @@ class Engine:
             self.apply(st, F, st.mask[F].argmax(1))
             R = F
         raise RuntimeError("forced moves did not terminate")  # pragma: no cover
+
+    def _forced_penalties(self, st: State, R: np.ndarray) -> None:
+        """Victims of a draw penalty with nothing to answer (no stack, no challenge, nobody to catch)
+        take it at once; a forced move, taken here without a pass through the masks."""
+        pend = R[(st.phase[R] == PENDING) & ~st.challengeable[R]]
+        if pend.size == 0:
+            return
+        victim = st.actor[pend].astype(np.intp)
+        if self.config.stacking != "none":
+            can = ~st.pending_color[pend] & (st.hand_n[pend, st.origin[pend]] > 0)
+            stack = self.STACKBITS[self._top_face(st, pend)] & st.held[pend, victim]
+            if self.hard:
+                g = self._guilt(st, pend, victim, st.side[pend].astype(np.intp))
+                stack &= ~np.where(g[:, None], self.RESTRBITS[st.side[pend].astype(np.intp)], np.uint64(0))
+            keep = ~(can & (stack != 0).any(1))
+            pend, victim = pend[keep], victim[keep]
+        if self.enforce == "catch" and pend.size:
+            v = st.vulnerable[pend]
+            if v.any():
+                v[np.arange(pend.size), victim] = False
+                keep = ~v.any(1)
+                pend, victim = pend[keep], victim[keep]
+        if pend.size == 0:
+            return
+        if self.log is not None:
+            self.log.extend((int(r), int(s), self.ID[DRAW]) for r, s in zip(pend, victim))
+        st.turns[pend] += 1
+        self._take_penalty(st, pend)
+        st.declared[pend] = False
+        over = pend[(st.turns[pend] >= self.config.max_turns_per_round) & (st.phase[pend] != OVER)]
+        if over.size:  # E3
+            self._finish_blocked(st, over, truncated=True)
 
     def _forced_draw_rows(self, st: State, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The kinds each seat asked in ``R`` may play in its turn ((n, W) bits, for ``refresh``) and the
@@ -551,10 +584,67 @@ class Engine:
         Seat j of the chain (j = 0 is the seat asked, then on in the direction of play) draws the
         j-th card from the top of the pile unless it holds a playable card; the chain stops at the
         first seat holding a playable card (its turn) or drawing one (it may play it: phase DRAWN).
-        Rows whose chain would need a reshuffle, run past two laps or reach ``max_turns_per_round``
-        are left to the general path.  Same result as taking the draws one at a time.
+        When the pile runs out mid-chain the discard pile is reshuffled at that moment, exactly as
+        one draw at a time would, and the chain goes on.  What cannot be settled this way (no card
+        left to draw, two full laps, ``max_turns_per_round``) is left to the general path.
         """
-        c, P, K = self.config, self.P, self.K
+        for _ in range(64):
+            R = self._chain_pass(st, R)  # rows whose chain goes on past this pass
+            if R.size == 0:
+                return
+            out = st.draw_n[R] == 0
+            if out.any():
+                self._reshuffle(st, R[out])
+                empty = out & (st.draw_n[R] == 0)
+                if empty.any():
+                    self._pass_chain(st, R[empty])
+                R = R[~empty]
+
+    def _pass_chain(self, st: State, R: np.ndarray) -> None:
+        """Nothing left to draw (E1): each seat without a playable card passes in turn until one can
+        play; a full cycle of passes ends the round as blocked (E2)."""
+        P = self.P
+        n = R.size
+        ar = np.arange(n)
+        idx = (self._top_face(st, R) * NC + st.color[R]) * 2 + st.first_play[R]
+        has_play = ((st.held[R] & self.PLAYBITS[idx][:, None, :]) != 0).any(2)
+        if self.hard:  # rare: leave restricted hands to the general path
+            return
+        j = np.arange(P + 1)[None, :]
+        seat = (st.actor[R].astype(np.intp)[:, None] + j * st.direction[R].astype(np.intp)[:, None]) % P
+        hp = has_play[ar[:, None], seat]
+        hp[:, 0] = False
+        k = np.where(hp.any(1), hp.argmax(1), P + 1)  # seats 0..k-1 pass
+        passes = st.passes[R] + k
+        room = self.config.max_turns_per_round - st.turns[R]
+        blocked = passes >= P
+        ok = (k < room) & ~blocked
+        if ok.any():
+            Ro = R[ok]
+            nxt = seat[np.flatnonzero(ok), k[ok]]
+            st.passes[Ro] = passes[ok]
+            st.turns[Ro] += k[ok].astype(np.int32)
+            st.declared[Ro] = False
+            st.actor[Ro] = nxt
+            st.turn[Ro] = nxt
+            if self.log is not None:
+                for i in np.flatnonzero(ok).tolist():
+                    self.log.extend((int(R[i]), int(seat[i, q]), self.ID[DRAW]) for q in range(int(k[i])))
+        b = blocked & ((P - st.passes[R]) < room)
+        if b.any():  # the P-th consecutive pass blocks the round
+            Rb = R[b]
+            q = (P - st.passes[Rb]).astype(np.int64)
+            if self.log is not None:
+                for i, qi in zip(np.flatnonzero(b).tolist(), q.tolist()):
+                    self.log.extend((int(R[i]), int(seat[i, t]), self.ID[DRAW]) for t in range(qi))
+            st.turns[Rb] += q.astype(np.int32)
+            st.passes[Rb] = P
+            self._finish_blocked(st, Rb)
+
+    def _chain_pass(self, st: State, R: np.ndarray) -> np.ndarray:
+        """One pass of ``_draw_chains`` over the current piles; returns the rows whose chain reached
+        the end of the draw pile (their seat asked must now draw from an empty pile)."""
+        c, P = self.config, self.P
         n = R.size
         J = 2 * P
         ar = np.arange(n)
@@ -575,39 +665,46 @@ class Engine:
         j = np.arange(J)[None, :]
         seat = (st.actor[R].astype(np.intp)[:, None] + j * d[:, None]) % P  # (n, J)
         dn = st.draw_n[R].astype(np.intp)
-        pos = dn[:, None] - 1 - j
-        card = st.draw[R[:, None], np.maximum(pos, 0)].astype(np.intp)  # card drawn by chain seat j
+        card = st.draw[R[:, None], np.maximum(dn[:, None] - 1 - j, 0)].astype(np.intp)  # seat j's card
         hp = has_play[ar[:, None], seat]
         hp[:, 0] = False
         if c.drawn_card_play != "never":
-            dp = (playb[ar[:, None], self.KWORD[card]] & self.KBIT[card]) != 0
+            dp = ((playb[ar[:, None], self.KWORD[card]] & self.KBIT[card]) != 0) & (j < dn[:, None])
         else:
             dp = np.zeros((n, J), bool)
         stop = hp | dp
         js = stop.argmax(1)
         by_draw = dp[ar, js] & ~hp[ar, js]
         L = js + by_draw  # cards drawn along the chain
-        good = stop.any(1) & (L <= dn) & (st.turns[R] + L < c.max_turns_per_round)
-        if not good.all():
-            R, ar, seat, card, js, by_draw, L = R[good], ar[: good.sum()], seat[good], card[good], \
-                js[good], by_draw[good], L[good]
-            if R.size == 0:
-                return
-        self._add_cards(st, R, seat, card, L)
-        st.draw_n[R] -= L.astype(np.int16)
-        st.vulnerable[R, seat[:, 0]] = False  # E28: the first seat's hand grew
-        st.passes[R] = 0
-        st.turns[R] += L.astype(np.int32)
-        st.declared[R] = False
-        last = seat[ar, js]
-        st.actor[R] = last
-        st.turn[R] = last
-        st.phase[R] = np.where(by_draw, DRAWN, TURN)
-        st.drawn[R] = np.where(by_draw, card[ar, js], -1)
-        if self.log is not None:
-            draw_id = self.ID[DRAW]
-            for i, r in enumerate(R.tolist()):
-                self.log.extend((r, int(seat[i, k]), draw_id) for k in range(int(L[i])))
+        room = c.max_turns_per_round - st.turns[R]
+        done = stop.any(1) & (L <= dn) & (L < room)
+        reach = np.minimum(dn, J)  # no stop in sight: draw as far as this pass sees, then go on
+        short = ~done & (reach < room)
+        L = np.where(done, L, np.where(short, reach, 0))
+        take = np.flatnonzero(L > 0)
+        if take.size:
+            self._add_cards(st, R[take], seat[take], card[take], L[take])
+            Rt = R[take]
+            st.draw_n[Rt] -= L[take].astype(np.int16)
+            st.vulnerable[Rt, seat[take, 0]] = False  # E28: the first seat's hand grew
+            st.passes[Rt] = 0
+            st.turns[Rt] += L[take].astype(np.int32)
+            st.declared[Rt] = False
+            if self.log is not None:
+                draw_id = self.ID[DRAW]
+                for i in take.tolist():
+                    self.log.extend((int(R[i]), int(seat[i, k]), draw_id) for k in range(int(L[i])))
+        m = done | short
+        if m.any():
+            Rm = R[m]
+            end = np.where(done, js, reach % J)[m]  # the next seat to draw: position min(dn, J)
+            last = seat[np.flatnonzero(m), end]
+            st.actor[Rm] = last
+            st.turn[Rm] = last
+            bd = (by_draw & done)[m]
+            st.phase[Rm] = np.where(bd, DRAWN, TURN)
+            st.drawn[Rm] = np.where(bd, card[np.flatnonzero(m), end], -1)
+        return R[short]
 
     def apply(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
         """Apply legal actions ``a`` in rows ``R`` (no validation, no mask refresh: see ``settle``)."""
