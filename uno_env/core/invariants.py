@@ -56,4 +56,5 @@ def violations(engine, st, check_mask: bool = True) -> list[str]:
         fresh = st.copy()
         engine.refresh(fresh, np.arange(B))
         report((fresh.mask != st.mask).any(1), "the cached legal mask is stale")
+    report(st.nlegal != st.mask.sum(1), "the cached count of legal actions disagrees with the mask")
     return out

@@ -29,6 +29,7 @@ from .state import DEFLECT, DRAWN, JUMP, OVER, PENDING, TURN, State
 NC = NUM_COLOR_STATES
 _NOT_ASKED = 127
 _MAX_FORCED_PASSES = 100_000
+_CHAIN_WINDOW = 8  # seats a pass of _draw_chains looks ahead (two laps of 4)
 
 
 class StepResult(NamedTuple):
@@ -106,6 +107,10 @@ class Engine:
         assert np.array_equal(self.PLAY_IDS, np.arange(self.PLAY_IDS.size))  # plays come first
         self.N_PLAY = int(self.PLAY_IDS.size)
         self.PLAY_SEGMENTS = _segments(self.PLAY_FACE)
+        if not self.two_sided:  # count legal plays by popcount: kinds grouped by actions per kind
+            per = np.bincount(self.PLAY_FACE, minlength=self.K)  # play actions showing each kind
+            per = np.where(self.F_TARGETED[: self.K], per - 1, per)  # a seat never targets itself
+            self.PLAY_GROUPS = [(int(m), self.pack(per == m)[0]) for m in np.unique(per) if m > 0]
         tgt = A.target[self.PLAY_IDS]
         self.TGT_COLS = np.flatnonzero(tgt >= 0)
         self.TGT_SEAT = tgt[self.TGT_COLS]
@@ -412,7 +417,7 @@ class Engine:
         if self.TGT_COLS.size:
             cols = self.TGT_COLS
             m[:, cols] &= self.TGT_SEAT[None, :] != actor[:, None]
-        anyplay = face_ok.any(1)
+        anyplay = (bits != 0).any(1)
         turn = phase == TURN
         pend = phase == PENDING
         chal = st.challengeable[R]
@@ -436,7 +441,11 @@ class Engine:
         if over.any():
             m[over] = False
         st.mask[R] = m
-        st.nlegal[R] = m.view(np.uint8).sum(1, dtype=np.int16)
+        if self.two_sided:
+            st.nlegal[R] = m.view(np.uint8).sum(1, dtype=np.int16)
+        else:
+            nplay = sum(k * np.bitwise_count(bits & g).sum(1, dtype=np.int16) for k, g in self.PLAY_GROUPS)
+            st.nlegal[R] = nplay + m[:, self.N_PLAY:].view(np.uint8).sum(1, dtype=np.int16)
 
     # ================================================================== step
     def step(self, st: State, actions: np.ndarray) -> StepResult:
@@ -588,7 +597,7 @@ class Engine:
         one draw at a time would, and the chain goes on.  What cannot be settled this way (no card
         left to draw, two full laps, ``max_turns_per_round``) is left to the general path.
         """
-        for _ in range(64):
+        for _ in range(100_000):
             R = self._chain_pass(st, R)  # rows whose chain goes on past this pass
             if R.size == 0:
                 return
@@ -646,7 +655,7 @@ class Engine:
         the end of the draw pile (their seat asked must now draw from an empty pile)."""
         c, P = self.config, self.P
         n = R.size
-        J = 2 * P
+        J = _CHAIN_WINDOW  # most chains end within a few seats; longer ones take another pass
         ar = np.arange(n)
         side = st.side[R].astype(np.intp)
         idx = (self._top_face(st, R) * NC + st.color[R]) * 2 + st.first_play[R]
@@ -663,7 +672,8 @@ class Engine:
         has_play = (okb != 0).any(2)  # (n, P)
         d = st.direction[R].astype(np.intp)
         j = np.arange(J)[None, :]
-        seat = (st.actor[R].astype(np.intp)[:, None] + j * d[:, None]) % P  # (n, J)
+        actor = st.actor[R].astype(np.intp)
+        seat = (actor[:, None] + j * d[:, None]) % P  # (n, J)
         dn = st.draw_n[R].astype(np.intp)
         card = st.draw[R[:, None], np.maximum(dn[:, None] - 1 - j, 0)].astype(np.intp)  # seat j's card
         hp = has_play[ar[:, None], seat]
@@ -697,13 +707,13 @@ class Engine:
         m = done | short
         if m.any():
             Rm = R[m]
-            end = np.where(done, js, reach % J)[m]  # the next seat to draw: position min(dn, J)
-            last = seat[np.flatnonzero(m), end]
+            end = np.where(done, js, reach)[m]  # or the next seat to draw: position min(dn, J)
+            last = (actor[m] + end * d[m]) % P
             st.actor[Rm] = last
             st.turn[Rm] = last
             bd = (by_draw & done)[m]
             st.phase[Rm] = np.where(bd, DRAWN, TURN)
-            st.drawn[Rm] = np.where(bd, card[np.flatnonzero(m), end], -1)
+            st.drawn[Rm] = np.where(bd, card[np.flatnonzero(m), np.minimum(end, J - 1)], -1)
         return R[short]
 
     def apply(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
