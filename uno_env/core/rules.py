@@ -158,6 +158,8 @@ class Engine:
             # FACE_KINDS[f] lists the kinds showing face f on its side (padded with K: no kind)
             lists = [np.flatnonzero(self.KF[self.F_SIDE[f]] == f) for f in range(F)]
             width = max(len(x) for x in lists)
+            assert width <= 4  # refresh reads the kinds of a face as one 4-byte word
+            width = 4
             self.FACE_KINDS = np.full((F, width), K, np.intp)
             for f, x in enumerate(lists):
                 self.FACE_KINDS[f, :len(x)] = x
@@ -172,9 +174,10 @@ class Engine:
             b = np.concatenate([b, np.zeros(b.shape[:-1] + (pad,), np.uint8)], axis=-1)
         return np.ascontiguousarray(b).view(np.uint64)
 
-    def unpack(self, bits: np.ndarray) -> np.ndarray:
-        """``(n, W) uint64`` -> ``(n, K) bool``."""
-        u = np.unpackbits(np.ascontiguousarray(bits).view(np.uint8), axis=-1, count=self.K, bitorder="little")
+    def unpack(self, bits: np.ndarray, pad: bool = False) -> np.ndarray:
+        """``(n, W) uint64`` -> ``(n, K) bool`` (``(n, K + 1)`` with a False column K if ``pad``)."""
+        u = np.unpackbits(np.ascontiguousarray(bits).view(np.uint8), axis=-1, count=self.K + pad,
+                          bitorder="little")
         return u.view(bool)
 
     def resync(self, st: State, R, seats=None) -> None:
@@ -403,10 +406,10 @@ class Engine:
             i = np.flatnonzero(phase == DEFLECT)
             if i.size:
                 bits[i] = self.SKIPBITS[side[i]] & st.held[R[i], actor[i]]
-        ok = self.unpack(bits)
-        if self.two_sided:
-            okp = np.concatenate([ok, np.zeros((len(R), 1), bool)], axis=1)
-            face_ok = okp[:, self.FACE_KINDS].any(2) & self.SIDE_FACES[side]
+        ok = self.unpack(bits, pad=self.two_sided)
+        if self.two_sided:  # a face is playable if any kind showing it is: 4 kinds (bytes) per face
+            g = ok.view(np.uint8).take(self.FACE_KINDS.ravel(), axis=1).reshape(len(R), self.F, 4)
+            face_ok = (g.view(np.int32)[:, :, 0] != 0) & self.SIDE_FACES[side]
         else:
             face_ok = ok
         n = len(R)
@@ -992,9 +995,9 @@ class Engine:
     def _pick_kind(self, st: State, R, actor, face) -> np.ndarray:
         """UNO Flip: which physical card plays ``face``.  The owner cannot see its own backs, so
         among held cards showing that face one is taken at random (weighted by copies)."""
-        cand = self.FACE_KINDS[face]  # (n, W)
-        hp = np.concatenate([st.hands[R, actor], np.zeros((len(R), 1), np.int8)], axis=1)
-        cnt = hp[np.arange(len(R))[:, None], cand].astype(np.int64)
+        cand = self.FACE_KINDS[face]  # (n, 4), padded with K
+        real = cand < self.K
+        cnt = st.hands[R[:, None], actor[:, None], np.minimum(cand, self.K - 1)].astype(np.int64) * real
         kind = cand[np.arange(len(R)), (cnt > 0).argmax(1)]
         amb = np.flatnonzero((cnt > 0).sum(1) > 1)
         if amb.size:
