@@ -87,12 +87,7 @@ class VecGame:
         """Apply one action per game; see ``StepResult``.  Raises ``IllegalActionError`` (a
         ``ValueError``) naming the game, the action and the legal ones if any action is illegal; no
         game is changed then."""
-        out = self.engine.step(self.state, actions)
-        if self.autoreset:
-            ended = np.flatnonzero(out.round_over)
-            if ended.size:
-                self.engine.next_rounds(self.state, ended)
-        return out
+        return self.engine.step(self.state, actions, autoreset=self.autoreset)
 
     def next_round(self, rows) -> None:
         """Deal the next round in finished ``rows`` (a new game where the game is over)."""

@@ -204,9 +204,10 @@ class Engine:
         self._reset_games(st, rows)
         self.shuffle_and_deal(st, rows)
 
-    def next_rounds(self, st: State, rows) -> None:
+    def next_rounds(self, st: State, rows, settle: bool = True) -> None:
         """Deal the next round in finished ``rows``: the deal moves on (``next_dealer``); a game that is
-        over starts again (one shuffle-and-deal for all of them)."""
+        over starts again (one shuffle-and-deal for all of them).  ``settle=False`` leaves the forced
+        first moves and the masks to the caller's next ``settle``."""
         rows = np.asarray(rows, np.intp)
         over = st.game_over[rows]
         if over.any():
@@ -218,7 +219,7 @@ class Engine:
             w = st.winner[cont]
             left = np.where(w >= 0, w, left)
         st.dealer[cont] = left
-        self.shuffle_and_deal(st, rows)
+        self.shuffle_and_deal(st, rows, settle)
 
     def _reset_games(self, st: State, rows: np.ndarray) -> None:
         c = self.config
@@ -227,13 +228,13 @@ class Engine:
         st.game_over[rows] = False
         st.dealer[rows] = chance.integers(st.key, st.counter, rows, self.P)
 
-    def shuffle_and_deal(self, st: State, rows) -> None:
+    def shuffle_and_deal(self, st: State, rows, settle: bool = True) -> None:
         perm = chance.permutations(st.key, st.counter, rows, np.full(len(rows), self.N), self.N)
         st.draw[rows] = self.cards[perm]
         st.draw_n[rows] = self.N
-        self.deal_from_pile(st, rows)
+        self.deal_from_pile(st, rows, settle)
 
-    def deal_from_pile(self, st: State, rows) -> None:
+    def deal_from_pile(self, st: State, rows, settle: bool = True) -> None:
         """Deal from the draw pile as it lies (top first, one card at a time from the dealer's left),
         turn the first discard and apply the first-card rules (RULES.md 3.3, 5, 6.1, 7.2)."""
         R = np.asarray(rows, np.intp)
@@ -257,7 +258,8 @@ class Engine:
         self._turn_first_card(st, R)
         self._first_card_redraws(st, R)
         self._first_card_effects(st, R)
-        self.settle(st, R)
+        if settle:
+            self.settle(st, R)
 
     def _turn_first_card(self, st: State, R: np.ndarray) -> None:
         top = st.draw[R, st.draw_n[R] - 1]
@@ -451,8 +453,13 @@ class Engine:
             st.nlegal[R] = nplay + m[:, self.N_PLAY:].view(np.uint8).sum(1, dtype=np.int16)
 
     # ================================================================== step
-    def step(self, st: State, actions: np.ndarray) -> StepResult:
-        """Apply one action per game (ignored for games whose round is over), then the forced moves."""
+    def step(self, st: State, actions: np.ndarray, autoreset: bool = False) -> StepResult:
+        """Apply one action per game (ignored for games whose round is over), then the forced moves.
+
+        With ``autoreset`` a finished round is followed at once by the next deal (a new game once
+        the game is over); the result still describes the finished rounds.  Rounds ended by the
+        actions are dealt before the forced moves are settled, so one settling pass serves both.
+        """
         actions = np.asarray(actions)
         B = st.batch_size
         if actions.shape != (B,) or not np.issubdtype(actions.dtype, np.integer):
@@ -462,8 +469,21 @@ class Engine:
         live = np.flatnonzero(~was_over)
         self._validate(st, live, actions[live])
         self.apply(st, live, actions[live])
+        if not autoreset:
+            self.settle(st, live)
+            return self.result(st, was_over)
+        out = self.result(st, was_over)
+        ended = np.flatnonzero(out.round_over)
+        if ended.size:
+            self.next_rounds(st, ended, settle=False)
         self.settle(st, live)
-        return self.result(st, was_over)
+        late = live[st.phase[live] == OVER]  # ended by a forced move (E2, E3)
+        if late.size:
+            more = self.result(st, np.zeros(late.size, bool), late)
+            for name, arr in zip(StepResult._fields, more):
+                getattr(out, name)[late] = arr
+            self.next_rounds(st, late)
+        return out
 
     def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
         """Apply ``actions`` in the games ``R`` only (all in play); the result covers those rows."""
