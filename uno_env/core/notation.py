@@ -139,10 +139,12 @@ def load_position(engine, st, row: int, setup: dict) -> None:
     """Write the position ``setup`` into row ``row`` of ``st``, then take any forced move."""
     rules, P = config_of(setup)
     if rules.options() != engine.config.options() or P != engine.P:
-        diff = rules.diff(engine.config)
+        same_preset = rules.name == engine.config.name
+        diff = rules.diff(engine.config) if same_preset else {}
         _fail(f"the position is for rules {setup['rules']!r} with {P} players"
               f"{' and options ' + str(diff) if diff else ''}, but this game is "
-              f"{engine.config.name!r} with {engine.P} players; make the game with those rules")
+              f"{engine.config.name!r} with {engine.P} players"
+              f"{' and other options' if same_preset and diff else ''}; make the game with those rules")
     deck, c = engine.deck, engine.config
     K = engine.K
     seed = _int(setup, "seed", 0, -(2**62), 2**62)
