@@ -106,7 +106,8 @@ def test_an_illegal_action_raises_by_default_and_changes_nothing():
     raw = env.unwrapped
     before = raw.snapshot()
     illegal = int(np.flatnonzero(~raw.game.state.mask[0])[0])
-    with pytest.raises(IllegalActionError, match=f"illegal action '{raw.action_name(illegal)}' for seat .* legal actions are: "):
+    expected = f"illegal action '{raw.action_name(illegal)}' for seat .* legal actions are: "
+    with pytest.raises(IllegalActionError, match=expected):
         env.step(illegal)
     assert raw.snapshot() == before
 

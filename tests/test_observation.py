@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-
 from conftest import position
+
 from uno_env import VecGame
 from uno_env.core.observe import SLOTS
 

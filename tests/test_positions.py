@@ -4,8 +4,8 @@ import json
 
 import numpy as np
 import pytest
-
 from conftest import act, position
+
 from uno_env import PositionError, VecGame
 
 
@@ -15,7 +15,8 @@ def test_unknown_card_is_named_with_the_faces_of_the_deck():
 
 
 def test_more_copies_than_the_deck_holds_is_rejected():
-    with pytest.raises(PositionError, match="card R0 appears 2 times in the position, but the standard108 deck holds 1"):
+    with pytest.raises(PositionError, match="card R0 appears 2 times in the position, but the standard108 "
+                                            "deck holds 1"):
         position(hands=["R0 G1", "R0"], discard="R7", to_move=0)
 
 

@@ -101,7 +101,8 @@ def test_an_exported_agent_refuses_a_game_with_another_layout(tmp_path):
     g = VecGame("standard_en", 2, batch_size=4, seed=1)
     a = agent.act(g.observe(), g.legal_mask())
     assert g.legal_mask()[np.arange(4), a].all()
-    with pytest.raises(ModelMismatchError, match="trained for observation size .*standard_en, 2 players.*flip_jp, 3 players"):
+    expected = "trained for observation size .*standard_en, 2 players.*flip_jp, 3 players"
+    with pytest.raises(ModelMismatchError, match=expected):
         PolicyAgent.load(tmp_path / "tiny.json", game=VecGame("flip_jp", 3))
     meta = json.loads((tmp_path / "tiny.json").read_text())
     meta["env_version"] = "uno_v9"

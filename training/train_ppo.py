@@ -121,7 +121,8 @@ def load_checkpoint(path: Path, env, device: str):
         return MaskablePPO.load(str(path), env=env, device=device)
     except Exception as exc:
         raise CheckpointError(f"checkpoint {path} is corrupt or truncated and cannot be loaded "
-                              f"({type(exc).__name__}: {exc}); delete it or resume from checkpoints/step_N.zip") from None
+                              f"({type(exc).__name__}: {exc}); delete it or resume from "
+                              f"checkpoints/step_N.zip") from None
 
 
 def make_callback(args: Args, run: Path, env, eval_game):

@@ -63,9 +63,11 @@ def render_table(game, row: int = 0, viewer: int | None = None, history=(), ansi
     col_txt = {"free": "any (free)", None: "to be chosen"}.get(col) or paint(
         COLOR_NAMES["RYGBPTOU".index(col)], col, ansi)
     over = st.phase[row] == OVER
-    lines = [f"{_BOLD if ansi else ''}{game.rules.name} - {P} players"
-             f"{' - ' + ('dark' if side else 'light') + ' side' if e.two_sided else ''}{_RESET if ansi else ''}",
-             f"top: {top}   colour: {col_txt}   direction: {'clockwise' if st.direction[row] > 0 else 'counter-clockwise'}"
+    side_txt = f" - {'dark' if side else 'light'} side" if e.two_sided else ""
+    direction = "clockwise" if st.direction[row] > 0 else "counter-clockwise"
+    bold, reset = (_BOLD, _RESET) if ansi else ("", "")
+    lines = [f"{bold}{game.rules.name} - {P} players{side_txt}{reset}",
+             f"top: {top}   colour: {col_txt}   direction: {direction}"
              f"   draw pile: {int(st.draw_n[row])}   discard: {int(st.disc_n[row])}"]
     if st.pending[row] or st.pending_color[row]:
         lines.append(f"pending penalty: {int(st.pending[row])}"
@@ -88,8 +90,8 @@ def render_table(game, row: int = 0, viewer: int | None = None, history=(), ansi
         lines.append("last moves: " + "; ".join(f"{names[s]} {a}" for s, a in list(history)[-8:]))
     if over:
         w = int(st.winner[row])
-        lines.append(f"round over: {names[w] + ' wins ' + str(int(st.round_points[row])) + ' points' if w >= 0 else 'void'}"
-                     f"{' - game over' if st.game_over[row] else ''}")
+        result = f"{names[w]} wins {int(st.round_points[row])} points" if w >= 0 else "void"
+        lines.append(f"round over: {result}{' - game over' if st.game_over[row] else ''}")
     else:
         lines.append(f"{names[int(st.actor[row])]} to act ({PHASE_NAMES[int(st.phase[row])]})")
     return "\n".join(lines)

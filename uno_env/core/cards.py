@@ -273,7 +273,7 @@ def flip_deck(pairing: str = "physical_v1", pairing_seed: int = 0) -> Deck:
     return deck
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def make_deck(name: str, flip_pairing: str = "physical_v1", pairing_seed: int = 0) -> Deck:
     """The deck called ``name`` (one of ``DECKS``)."""
     if name == "standard108":

@@ -235,7 +235,7 @@ def load_position(engine, st, row: int, setup: dict) -> None:
 
 
 def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
-    deck, c, P = engine.deck, engine.config, engine.P
+    deck, P = engine.deck, engine.P
     top = int(st.discard[row, st.disc_n[row] - 1])
     tface = engine.KF[side, top]
     phase_name = setup.get("phase")

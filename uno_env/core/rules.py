@@ -19,8 +19,17 @@ import numpy as np
 from . import chance
 from .actions import ACCEPT, CATCH, CHALLENGE, CHOOSE, DRAW, KEEP, PASS, PLAY, UNO, build_actions
 from .cards import (
-    DRAW_AMOUNT, FLIP, FREE, NO_COLOR, NUM_COLOR_STATES, REVERSE, SKIP, SKIP_EVERYONE, SWAP,
-    SWAP_IN_TURN, WILD_DRAW_COLOR, make_deck,
+    FLIP,
+    FREE,
+    NO_COLOR,
+    NUM_COLOR_STATES,
+    REVERSE,
+    SKIP,
+    SKIP_EVERYONE,
+    SWAP,
+    SWAP_IN_TURN,
+    WILD_DRAW_COLOR,
+    make_deck,
 )
 from .config import RuleConfig
 from .state import CHOOSE as PH_CHOOSE
@@ -70,7 +79,8 @@ class Engine:
         self.config = c = config
         self.P = P = int(num_players)
         self.deck = deck = make_deck(c.deck, c.flip_pairing, c.flip_pairing_seed)
-        self.K, self.F, self.N = K, F, N = deck.num_kinds, deck.num_faces, deck.num_cards
+        self.K, self.F, self.N = deck.num_kinds, deck.num_faces, deck.num_cards
+        N = self.N
         if c.hand_size * P > N - 12:
             raise ValueError(f"hand_size={c.hand_size} with {P} players deals {c.hand_size * P} of the "
                              f"{N} cards and leaves too few to play; use hand_size <= {(N - 12) // P}")
