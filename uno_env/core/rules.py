@@ -38,6 +38,23 @@ from .state import DEFLECT, DRAWN, JUMP, OVER, PENDING, TURN, State
 NC = NUM_COLOR_STATES
 _NOT_ASKED = 127
 _MAX_FORCED_PASSES = 100_000
+_ALL: dict[int, np.ndarray] = {}  # batch size -> the cached arange marking "every row, in order"
+
+
+def all_rows(n: int) -> np.ndarray:
+    """The row index array of a whole batch; functions given this very object may use views."""
+    rows = _ALL.get(n)
+    if rows is None:
+        rows = _ALL[n] = np.arange(n)
+        rows.flags.writeable = False
+    return rows
+
+
+def _sel(R: np.ndarray):
+    """``slice(None)`` when ``R`` is a whole batch (``all_rows``), else ``R``: views beat fancy indexing."""
+    return slice(None) if R is _ALL.get(R.size) else R
+
+
 _CHAIN_WINDOW = 8  # seats a pass of _draw_chains looks ahead (two laps of 4)
 
 
@@ -355,7 +372,8 @@ class Engine:
 
     # ================================================================== legality
     def _top_face(self, st: State, R: np.ndarray) -> np.ndarray:
-        return self.KF[st.side[R], st.discard[R, st.disc_n[R] - 1]]
+        S = _sel(R)
+        return self.KF[st.side[S], st.discard[R, st.disc_n[S] - 1]]
 
     def _holds(self, st: State, R, seats, bits) -> np.ndarray:
         """(n,) whether each seat holds a kind in ``bits`` ((W,) or (n, W) bitmasks)."""
@@ -363,7 +381,8 @@ class Engine:
 
     def _playable_bits(self, st: State, R, actor, side, tface) -> np.ndarray:
         """(n, W) kinds the actor may play in its own turn (matching and the hard restriction)."""
-        idx = (tface * NC + st.color[R]) * 2 + st.first_play[R]
+        S = _sel(R)
+        idx = (tface * NC + st.color[S]) * 2 + st.first_play[S]
         bits = self.PLAYBITS[idx] & st.held[R, actor]
         if self.hard:
             g = self._guilt(st, R, actor, side, bits)
@@ -390,9 +409,10 @@ class Engine:
         if R.size == 0:
             return
         c = self.config
-        phase = st.phase[R]
-        actor = st.actor[R].astype(np.intp)
-        side = st.side[R].astype(np.intp)
+        S = _sel(R)
+        phase = st.phase[S]
+        actor = st.actor[S].astype(np.intp)
+        side = st.side[S].astype(np.intp)
         tface = self._top_face(st, R)
         if bits is None:
             bits = self._playable_bits(st, R, actor, side, tface)
@@ -435,18 +455,19 @@ class Engine:
         anyplay = (bits != 0).any(1)
         turn = phase == TURN
         pend = phase == PENDING
-        chal = st.challengeable[R]
-        can_draw = (st.draw_n[R] > 0) | (st.disc_n[R] > 1)
+        chal = st.challengeable[S]
+        can_draw = (st.draw_n[S] > 0) | (st.disc_n[S] > 1)
         m[:, self.ID[DRAW]] = (turn & ((c.voluntary_draw & can_draw) | ~anyplay)) | (pend & ~chal)
         m[:, self.ID[KEEP]] = (phase == DRAWN) & (c.drawn_card_play != "forced")
         m[:, self.ID[PASS]] = (phase == JUMP) | (phase == DEFLECT)
         m[:, self.ID[CHALLENGE]] = pend & chal
         m[:, self.ID[ACCEPT]] = pend & chal
         if self.enforce != "off":
-            m[:, self.ID[UNO]] = (st.hand_n[R, actor] == 2) & ~st.declared[R] & anyplay
+            m[:, self.ID[UNO]] = (st.hand_n[R, actor] == 2) & ~st.declared[S] & anyplay
             if self.enforce == "catch":
-                v = st.vulnerable[R]
+                v = st.vulnerable[S]
                 if v.any():
+                    v = v.copy()
                     v[np.arange(n), actor] = False
                     m[:, self.CATCH_IDS] = v
         ch = phase == PH_CHOOSE
@@ -455,12 +476,12 @@ class Engine:
         over = phase == OVER
         if over.any():
             m[over] = False
-        st.mask[R] = m
+        st.mask[S] = m
         if self.two_sided:
-            st.nlegal[R] = m.view(np.uint8).sum(1, dtype=np.int16)
+            st.nlegal[S] = m.view(np.uint8).sum(1, dtype=np.int16)
         else:
             nplay = sum(k * np.bitwise_count(bits & g).sum(1, dtype=np.int16) for k, g in self.PLAY_GROUPS)
-            st.nlegal[R] = nplay + m[:, self.N_PLAY:].view(np.uint8).sum(1, dtype=np.int16)
+            st.nlegal[S] = nplay + m[:, self.N_PLAY:].view(np.uint8).sum(1, dtype=np.int16)
 
     # ================================================================== step
     def step(self, st: State, actions: np.ndarray, autoreset: bool = False) -> StepResult:
@@ -477,8 +498,10 @@ class Engine:
                              f"{actions.dtype} {actions.shape}")
         was_over = st.phase == OVER
         live = np.flatnonzero(~was_over)
-        self._validate(st, live, actions[live])
-        self.apply(st, live, actions[live])
+        if live.size == B:
+            live = all_rows(B)
+        self._validate(st, live, actions[_sel(live)])
+        self.apply(st, live, actions[_sel(live)])
         if not autoreset:
             self.settle(st, live)
             return self.result(st, was_over)
@@ -567,7 +590,7 @@ class Engine:
                 bits[chain] = self._playable_bits(st, Rc, st.actor[Rc].astype(np.intp),
                                                   st.side[Rc].astype(np.intp), self._top_face(st, Rc))
             self.refresh(st, R, bits)
-            F = R[st.nlegal[R] == 1]
+            F = R[st.nlegal[_sel(R)] == 1]
             if F.size == 0:
                 return
             self.apply(st, F, st.mask[F].argmax(1))
@@ -577,7 +600,8 @@ class Engine:
     def _forced_penalties(self, st: State, R: np.ndarray) -> None:
         """Victims of a draw penalty with nothing to answer (no stack, no challenge, nobody to catch)
         take it at once; a forced move, taken here without a pass through the masks."""
-        pend = R[(st.phase[R] == PENDING) & ~st.challengeable[R]]
+        S = _sel(R)
+        pend = R[(st.phase[S] == PENDING) & ~st.challengeable[S]]
         if pend.size == 0:
             return
         victim = st.actor[pend].astype(np.intp)
@@ -609,11 +633,12 @@ class Engine:
     def _forced_draw_rows(self, st: State, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The kinds each seat asked in ``R`` may play in its turn ((n, W) bits, for ``refresh``) and the
         positions in ``R`` of the seats that can only draw: own turn, nothing playable, nobody to catch."""
-        actor = st.actor[R].astype(np.intp)
-        bits = self._playable_bits(st, R, actor, st.side[R].astype(np.intp), self._top_face(st, R))
-        forced = (st.phase[R] == TURN) & ~(bits != 0).any(1)
+        S = _sel(R)
+        actor = st.actor[S].astype(np.intp)
+        bits = self._playable_bits(st, R, actor, st.side[S].astype(np.intp), self._top_face(st, R))
+        forced = (st.phase[S] == TURN) & ~(bits != 0).any(1)
         if self.enforce != "off":
-            v = st.vulnerable[R]
+            v = st.vulnerable[S]
             if v.any():
                 v = v.copy()
                 v[np.arange(R.size), actor] = False
@@ -756,16 +781,17 @@ class Engine:
         kind = self.A_KIND[a]
         present = np.bincount(kind, minlength=9)
         counted = (kind != UNO) & (kind != CATCH) & (kind != CHOOSE)
-        st.turns[R[counted]] += 1
+        S = _sel(R)
+        st.turns[S] += counted
         for k, handler in ((PLAY, self._play), (DRAW, self._draw_action), (KEEP, self._keep),
                            (PASS, self._pass), (CHALLENGE, self._challenge), (ACCEPT, self._take_penalty),
                            (UNO, self._uno), (CATCH, self._catch), (CHOOSE, self._choose)):
             if present[k]:
                 sel = np.flatnonzero(kind == k) if present[k] < len(R) else slice(None)
                 handler(st, R[sel], a[sel])
-        act = ~((kind == UNO) | (kind == CATCH))
-        st.declared[R[act]] = False
-        over = R[(st.turns[R] >= self.config.max_turns_per_round) & (st.phase[R] != OVER)]
+        act = (kind == UNO) | (kind == CATCH)
+        st.declared[S] &= act
+        over = R[(st.turns[S] >= self.config.max_turns_per_round) & (st.phase[S] != OVER)]
         if over.size:  # E3: treated as a blocked round, reported as truncation
             self._finish_blocked(st, over, truncated=True)
 
