@@ -1,0 +1,142 @@
+"""Ray RLlib support (the ``scale`` extra): the adapters, one training iteration on a local Ray with
+2 env runners, and a checkpoint loaded back as an agent.  Skipped when ray is not installed."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from agents.policy import ModelMismatchError  # noqa: E402
+from uno_env import VecGame  # noqa: E402
+from uno_env.rllib import LearnerVecEnv, make_aec_env, seat_mapping  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+LAST_LINE = re.compile(r"^iteration 1: sampled (\d+) env steps \(num_env_steps_sampled_lifetime=(\d+)\)")
+
+
+def test_default_imports_do_not_import_ray():
+    code = ("import sys, uno_env, agents, training.evaluate, agents.rllib_policy, uno_env.rllib; "
+            "print([m for m in sys.modules if m == 'ray' or m.startswith('ray.')][:3])")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_learner_vec_env_follows_next_step_autoreset():
+    env = LearnerVecEnv("standard_en", 2, num_envs=4, opponents="heuristic")
+    obs, _ = env.reset(seed=3)
+    assert obs["observations"].shape == (4, env.games.observation_size)
+    assert obs["action_mask"].shape == (4, env.games.num_actions) and obs["action_mask"].dtype == np.float32
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(300):
+        mask = obs["action_mask"] > 0
+        was_done = env._autoreset.copy()
+        assert mask[~was_done].any(1).all()  # a decision is asked wherever no episode just ended
+        assert not mask[was_done].any()  # the ended episode's last observation asks nothing
+        actions = (rng.random(mask.shape) * mask).argmax(1)
+        obs, reward, term, trunc, _ = env.step(actions)
+        assert np.all(reward[was_done] == 0) and not (term | trunc)[was_done].any()  # the reset step
+        assert set(np.unique(reward[term])) <= {-1.0, 1.0}
+        ended += int((term | trunc).sum())
+    assert ended > 0
+
+
+def test_aec_env_renames_the_observation_keys_and_reports_every_seats_reward():
+    env = make_aec_env({"rules": "standard_en", "players": 3})
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(20_000):
+        (agent, o), = obs.items()
+        assert set(o) == {"observations", "action_mask"} and o["action_mask"].dtype == np.float32
+        mask = o["action_mask"] > 0
+        obs, rew, term, trunc, _ = env.step({agent: int((rng.random(mask.shape) * mask).argmax())})
+        if term["__all__"] or trunc["__all__"]:
+            assert set(rew) == {"player_0", "player_1", "player_2"} and sorted(rew.values())[-1] == 1.0
+            break
+    else:
+        pytest.fail("no round ended")
+
+
+def test_seat_mapping_gives_one_learner_seat_per_episode():
+    fn = seat_mapping(4, ["bot_greedy", "bot_heuristic"])
+
+    class Ep:
+        def __init__(self, i):
+            self.id_ = f"episode-{i}"
+
+    for i in range(20):
+        ep = Ep(i)
+        mods = [fn(f"player_{s}", ep) for s in range(4)]
+        assert mods.count("learner") == 1 and set(mods) - {"learner"} <= {"bot_greedy", "bot_heuristic"}
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """One iteration of ``python -m training.rllib_train`` with 2 env runners, as small as it goes."""
+    ckpt = tmp_path_factory.mktemp("rllib") / "ckpt"
+    cmd = [sys.executable, "-m", "training.rllib_train", "--rules", "standard_en", "--players", "2",
+           "--iterations", "1", "--num-env-runners", "2", "--num-envs-per-env-runner", "4",
+           "--train-batch-size", "256", "--minibatch-size", "128", "--num-epochs", "1", "--net-arch", "32",
+           "--opponents", "greedy", "--eval-games", "8", "--eval-bots", "greedy",
+           "--checkpoint-dir", str(ckpt)]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return proc, ckpt
+
+
+@pytest.mark.slow
+def test_one_iteration_on_local_ray_with_2_env_runners_reports_sampled_steps(trained):
+    proc, ckpt = trained
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    lines = [x for x in proc.stdout.splitlines() if x.strip()]
+    m = LAST_LINE.match(lines[-1])
+    assert m, lines[-3:]
+    assert int(m.group(1)) > 0 and int(m.group(2)) >= int(m.group(1))
+    assert any(x.startswith("[eval] vs greedy: win rate") for x in lines)
+    assert (ckpt / "rllib_checkpoint.json").exists() and (ckpt / "uno_rllib.json").exists()
+
+
+@pytest.mark.slow
+def test_a_checkpoint_loads_as_an_agent_and_plays_only_legal_actions(trained):
+    from agents.rllib_policy import is_rllib_checkpoint, load_rllib
+    from training.evaluate import play_match
+
+    proc, ckpt = trained
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert is_rllib_checkpoint(ckpt)
+    game = VecGame("standard_en", 2, batch_size=1)
+    agent = load_rllib(ckpt, game=game)
+
+    class Checked:  # fails the test on any illegal action
+        name = "rllib"
+
+        def act(self, obs, masks, rng=None):
+            actions = agent.act(obs, masks, rng)
+            assert masks[np.arange(len(actions)), actions].all()
+            return actions
+
+    result = play_match([Checked(), "greedy"], "standard_en", 2, games=20, seed=1)
+    assert result.games == 20
+    sampled = load_rllib(ckpt, game=game, deterministic=False)
+    obs = game.observe()
+    assert game.state.mask[0, sampled.act(obs[:1], game.state.mask[:1])[0]]
+    with pytest.raises(ModelMismatchError):
+        load_rllib(ckpt, game=VecGame("standard_en", 3, batch_size=1))
+
+
+@pytest.mark.slow
+def test_the_aec_path_trains_an_iteration_with_bots_in_the_policy_map(tmp_path):
+    from training.rllib_train import Args, train
+
+    args = Args(env="aec", iterations=1, num_env_runners=0, num_envs_per_env_runner=1, train_batch_size=128,
+                minibatch_size=64, num_epochs=1, net_arch="32", opponents="greedy,random", eval_games=4,
+                eval_bots="greedy", checkpoint_dir=str(tmp_path / "aec"))
+    out = train(args)
+    assert out["num_env_steps_sampled"] > 0
+    assert (tmp_path / "aec" / "learner_group" / "learner" / "rl_module" / "learner").is_dir()

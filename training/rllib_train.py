@@ -1,0 +1,344 @@
+"""Train PPO with Ray RLlib on UNO, on one machine or an existing Ray cluster (the ``scale`` extra).
+
+    pip install -e ".[scale]"
+    python -m training.rllib_train --rules standard_en --players 2 --iterations 1
+    python -m training.rllib_train --iterations 200 --num-env-runners 32 --address auto   # on a cluster
+    python -m training.rllib_train --env aec --opponents heuristic,greedy --iterations 5
+
+RLlib's new API stack: ``PPOConfig`` with RLlib's action-masking RLModule
+(``ActionMaskingTorchRLModule``, observations ``{"observations", "action_mask"}``) as the learner,
+checkpoints written with ``Algorithm.save``, and an evaluation of the trained policy against the
+project's bots with ``training.evaluate.play_match``.  Two env paths (``uno_env.rllib``):
+
+* ``--env batched`` (default): a vector env of learner-seat games over one ``VecGame``; the opponents
+  (``--opponents``, and with ``--league N`` frozen snapshots of the learner) move inside the env step,
+  as in ``training.train_ppo``.  RLlib sees a single-agent env (``vector_entry_point`` mode), module
+  ``default_policy``.
+* ``--env aec``: the PettingZoo AEC env through RLlib's ``PettingZooEnv`` wrapper, a multi-agent env.
+  The policy mapping puts the trained ``learner`` module on one seat per episode and frozen bot
+  RLModules (``bot_<name>``, not in ``policies_to_train``) on the others; ``--league N`` adds frozen
+  copies of the learner (``snapshot_<k>``) to the map with ``Algorithm.add_module``.
+
+The batched path is the default because it samples several times faster per learner decision (see
+docs/rllib.md): RLlib's multi-agent runner keeps per-agent episode bookkeeping and calls each seat's
+module for every single decision, the batched env does one core step and one forward pass for all of
+its games at once.
+
+Output: one line per iteration; the checkpoint (``--checkpoint-dir``, default ``runs/NAME``; it holds
+RLlib's ``rllib_checkpoint.json`` and our ``uno_rllib.json``, and ``agents.rllib_policy.load_rllib``
+loads it); one ``[eval]`` line per bot.  The last iteration's line is printed after the checkpoint and
+the evaluation, so the run's last line reports the sampled steps of its last iteration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Args:
+    rules: str = field(default="standard_en", metadata={"help": "ruleset preset"})
+    players: int = field(default=2, metadata={"help": "seats per game (2-10)"})
+    iterations: int = field(default=10, metadata={"help": "RLlib training iterations (algo.train() calls)"})
+    env: str = field(default="batched", metadata={
+        "help": "'batched' (learner-seat vector env, opponents inside the step) or 'aec' (PettingZoo AEC "
+                "env via RLlib's PettingZooEnv, seats mapped to modules)"})
+    num_env_runners: int = field(default=2, metadata={"help": "RLlib env runners (sampling actors); 0: sample "
+                                                             "in the driver"})
+    num_envs_per_env_runner: int = field(default=16, metadata={
+        "help": "games per env runner (batched: games of one vector env; aec: PettingZoo envs)"})
+    opponents: str = field(default="heuristic", metadata={"help": "comma-separated opponent bots (a mix)"})
+    league: int = field(default=0, metadata={"help": "frozen learner snapshots kept among the opponents "
+                                                    "(0: off)"})
+    league_every: int = field(default=5, metadata={"help": "iterations between learner snapshots"})
+    train_batch_size: int = field(default=2000, metadata={"help": "env steps sampled per iteration (all runners)"})
+    minibatch_size: int = field(default=500, metadata={"help": "PPO minibatch size"})
+    num_epochs: int = field(default=4, metadata={"help": "PPO epochs per iteration"})
+    lr: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
+    gamma: float = field(default=0.995, metadata={"help": "discount factor"})
+    entropy_coeff: float = field(default=0.01, metadata={"help": "entropy bonus"})
+    net_arch: str = field(default="256,256", metadata={"help": "hidden layer sizes of policy and value nets"})
+    seed: int = field(default=0, metadata={"help": "seed of the envs and the network"})
+    checkpoint_dir: str = field(default="", metadata={"help": "checkpoint folder (default: runs/rllib-RULES-"
+                                                             "Pp-sSEED)"})
+    checkpoint_every: int = field(default=0, metadata={"help": "iterations between checkpoints (0: at the end "
+                                                              "only)"})
+    eval_games: int = field(default=200, metadata={"help": "games per bot in the final evaluation (0: none)"})
+    eval_bots: str = field(default="random,greedy,heuristic", metadata={"help": "bots evaluated against"})
+    address: str = field(default="", metadata={
+        "help": "Ray cluster to join ('auto' on a cluster node or in a `ray job submit` job, or HOST:6379); "
+                "empty: start a local Ray"})
+    num_cpus: int = field(default=2, metadata={"help": "CPUs of a local Ray (ignored with --address)"})
+    torch_threads: int = field(default=1, metadata={
+        "help": "torch CPU threads of the driver, where the PPO update runs (0: torch's default); 1 keeps a "
+                "small shared machine from stalling on oversubscribed threads"})
+    object_store_mb: int = field(default=500, metadata={"help": "object store of a local Ray in MB (ignored "
+                                                               "with --address)"})
+
+    def validate(self) -> None:
+        from uno_env.core.config import PRESETS
+        if self.rules not in PRESETS:
+            raise ValueError(f"--rules {self.rules!r} is not a preset; presets are: {', '.join(PRESETS)}")
+        if not 2 <= self.players <= 10:
+            raise ValueError(f"--players must be from 2 to 10, got {self.players}")
+        if self.env not in ("batched", "aec"):
+            raise ValueError(f"--env must be 'batched' or 'aec', got {self.env!r}")
+        for name in ("iterations", "num_envs_per_env_runner", "train_batch_size", "minibatch_size", "num_epochs",
+                     "league_every", "num_cpus"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
+        for name in ("num_env_runners", "league", "eval_games", "checkpoint_every", "torch_threads"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be 0 or more, got {getattr(self, name)}")
+        if not self.bots:
+            raise ValueError("--opponents must name at least one bot")
+        import agents
+        for b in self.bots + self.evaluation_bots:
+            if b not in agents.available():
+                raise ValueError(f"unknown bot {b!r}; bots are: {', '.join(agents.available())}")
+        try:
+            arch = [int(x) for x in self.net_arch.split(",")]
+            assert arch and all(x > 0 for x in arch)
+        except (ValueError, AssertionError):
+            raise ValueError(f"--net-arch must be comma-separated positive sizes like 256,256, "
+                             f"got {self.net_arch!r}") from None
+
+    @property
+    def bots(self) -> list[str]:
+        return [x.strip() for x in self.opponents.split(",") if x.strip()]
+
+    @property
+    def evaluation_bots(self) -> list[str]:
+        return [x.strip() for x in self.eval_bots.split(",") if x.strip()]
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return Path(self.checkpoint_dir or f"runs/rllib-{self.rules}-{self.players}p-s{self.seed}").resolve()
+
+    @property
+    def module_id(self) -> str:
+        return "learner" if self.env == "aec" else "default_policy"
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    parser = argparse.ArgumentParser(prog="python -m training.rllib_train", description=__doc__.split("\n")[0])
+    for f in dataclasses.fields(Args):
+        flag = "--" + f.name.replace("_", "-")
+        typ = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
+        parser.add_argument(flag, type=typ, default=f.default, help=f.metadata["help"])
+    return Args(**vars(parser.parse_args(argv)))
+
+
+# ---------------------------------------------------------------------------------- config
+def learner_spec(args: Args):
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    hidden = [int(x) for x in args.net_arch.split(",")]
+    return RLModuleSpec(module_class=ActionMaskingTorchRLModule,
+                        model_config={"fcnet_hiddens": hidden, "fcnet_activation": "tanh",
+                                      "vf_share_layers": False})
+
+
+def build_config(args: Args, local: bool):
+    """The ``PPOConfig`` of a run (both env paths)."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.tune.registry import register_env
+
+    from uno_env import rllib as uno_rllib
+
+    env_config = {"rules": args.rules, "players": args.players, "opponents": args.bots, "episode": "round"}
+    # a local Ray has few CPUs: share them among the runners (the driver, which learns, keeps one)
+    cpus = 1.0 if not local or not args.num_env_runners else min(
+        1.0, max(0.1, (args.num_cpus - 1) / args.num_env_runners))
+    config = (
+        PPOConfig()
+        .env_runners(num_env_runners=args.num_env_runners, num_envs_per_env_runner=args.num_envs_per_env_runner,
+                     num_cpus_per_env_runner=cpus, rollout_fragment_length="auto")
+        .training(train_batch_size_per_learner=args.train_batch_size, minibatch_size=args.minibatch_size,
+                  num_epochs=args.num_epochs, lr=args.lr, gamma=args.gamma, entropy_coeff=args.entropy_coeff,
+                  lambda_=0.95, clip_param=0.2)
+        .debugging(seed=args.seed, log_level="ERROR")
+        .reporting(metrics_num_episodes_for_smoothing=100)
+    )
+    if args.env == "batched":
+        register_env("uno_learner_vec", uno_rllib.make_learner_env)
+        config = (config.environment("uno_learner_vec", env_config=env_config)
+                  .env_runners(gym_env_vectorize_mode="vector_entry_point")
+                  .rl_module(rl_module_spec=learner_spec(args)))
+    else:
+        register_env("uno_aec", uno_rllib.make_aec_env)
+        bots = {f"bot_{b}": uno_rllib.bot_module_spec(b, args.rules, args.players) for b in args.bots}
+        # RLlib's env checker steps random actions, which the AEC env refuses (illegal_action="raise")
+        config = (config.environment("uno_aec", env_config=env_config, disable_env_checking=True)
+                  .multi_agent(policies={"learner", *bots},
+                               policy_mapping_fn=uno_rllib.seat_mapping(args.players, list(bots)),
+                               policies_to_train=["learner"])
+                  .rl_module(rl_module_spec=MultiRLModuleSpec(
+                      rl_module_specs={"learner": learner_spec(args), **bots})))
+    return config
+
+
+def set_torch_threads(args: Args) -> None:
+    if args.torch_threads:
+        import torch
+        torch.set_num_threads(args.torch_threads)
+
+
+# ---------------------------------------------------------------------------------- league
+def add_snapshot(algo, args: Args, k: int, snapshots: list) -> None:
+    """Freeze a copy of the learner and put it among the opponents (the last ``args.league`` kept)."""
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from uno_env import rllib as uno_rllib
+
+    module = algo.get_module(args.module_id)
+    if args.env == "batched":
+        import copy
+
+        from agents.rllib_policy import RLlibAgent
+        frozen = copy.deepcopy(module).to("cpu")
+        snapshots[:] = (snapshots + [RLlibAgent(frozen, name=f"snapshot_{k}", deterministic=False)])[-args.league:]
+        pool = args.bots + snapshots
+
+        def set_pool(env_runner):
+            if getattr(env_runner, "env", None) is not None:  # the driver's runner may have no env
+                env_runner.env.unwrapped.set_opponents(pool)
+
+        algo.env_runner_group.foreach_env_runner(set_pool, local_env_runner=True)
+        print(f"league: snapshot_{k} joins the opponents ({', '.join(args.bots + [s.name for s in snapshots])})",
+              flush=True)
+        return
+    mid = f"snapshot_{k}"
+    snapshots[:] = (snapshots + [mid])[-args.league:]  # dropped snapshots stay in the map, unused
+    mapping = uno_rllib.seat_mapping(args.players, [f"bot_{b}" for b in args.bots] + snapshots)
+    algo.add_module(module_id=mid, module_spec=RLModuleSpec.from_module(module),
+                    new_agent_to_module_mapping_fn=mapping, new_should_module_be_updated=["learner"])
+    algo.set_state({"learner_group": {"learner": {"rl_module": {mid: module.get_state()}}}})
+    print(f"league: {mid} joins the policy map (opponents: {', '.join([f'bot_{b}' for b in args.bots] + snapshots)})",
+          flush=True)
+
+
+# ---------------------------------------------------------------------------------- run
+def iteration_line(i: int, result: dict, seconds: float, module_id: str) -> str:
+    er = result.get("env_runners", {})
+    sampled = int(er.get("num_env_steps_sampled", 0))
+    lifetime = int(result.get("num_env_steps_sampled_lifetime", er.get("num_env_steps_sampled_lifetime", 0)))
+    module_steps = int(er.get("num_module_steps_sampled", {}).get(module_id, sampled))
+    per_module = er.get("module_episode_return_mean") or er.get("module_episode_returns_mean") or {}
+    ret = per_module.get(module_id)  # the learner's own return (a multi-agent episode's sum is 0)
+    extra = f", learner return_mean={float(ret):+.3f}" if ret is not None else ""
+    learner_note = f", {module_steps} learner decisions" if module_steps != sampled else ""
+    return (f"iteration {i}: sampled {sampled} env steps (num_env_steps_sampled_lifetime={lifetime})"
+            f"{learner_note}, {sampled / max(seconds, 1e-9):.0f} env steps/s incl. update{extra}")
+
+
+def write_meta(args: Args, path: Path, iterations: int, lifetime: int) -> None:
+    from agents.policy import layout_fingerprint
+    from uno_env import VecGame
+
+    game = VecGame(args.rules, args.players, batch_size=1, seed=0)
+    meta = {"format": "uno-env-rllib/1", "name": path.name, **layout_fingerprint(game), "rules": args.rules,
+            "players": args.players, "module_id": args.module_id, "env": args.env, "iterations": iterations,
+            "num_env_steps_sampled_lifetime": lifetime, "args": dataclasses.asdict(args),
+            "command": " ".join(sys.argv), "time": time.time()}
+    (path / "uno_rllib.json").write_text(json.dumps(meta, indent=1))
+
+
+def evaluate(args: Args, algo) -> list[dict]:
+    from agents.rllib_policy import RLlibAgent
+    from training.evaluate import play_match
+
+    agent = RLlibAgent(algo.get_module(args.module_id), name="rllib")
+    lines = []
+    for bot in args.evaluation_bots:
+        res = play_match([agent, bot], args.rules, args.players, args.eval_games, seed=10_000 + args.seed,
+                         batch_size=min(512, args.eval_games))
+        e = res.entries[0]
+        lines.append({"bot": bot, "games": e.games, "win_rate": e.win_rate, "ci95": list(e.ci95)})
+        print(f"[eval] vs {bot}: win rate {e.win_rate:.1%} ({e.ci95[0]:.1%}-{e.ci95[1]:.1%}, {e.games} games)",
+              flush=True)
+    return lines
+
+
+def train(args: Args) -> dict:
+    """Run the training described by ``args``; returns the last result's summary."""
+    import ray
+
+    args.validate()
+    set_torch_threads(args)
+    local = not args.address
+    if local:
+        ray.init(num_cpus=args.num_cpus, object_store_memory=args.object_store_mb * 1024 * 1024,
+                 include_dashboard=False, log_to_driver=False, configure_logging=True, logging_level="ERROR")
+    elif "RAY_JOB_CONFIG_JSON_ENV_VAR" in os.environ:  # started by `ray job submit`: its runtime env holds
+        ray.init(address=args.address, logging_level="ERROR")  # the code (--working-dir)
+    else:
+        # a driver joining a cluster: ship this checkout's packages to the workers (harmless where the
+        # cluster's image installs uno-env[scale] too)
+        root = Path(__file__).resolve().parent.parent
+        ray.init(address=args.address, logging_level="ERROR",
+                 runtime_env={"py_modules": [str(root / p) for p in ("uno_env", "agents", "training")]})
+    algo = None
+    try:
+        algo = build_config(args, local).build_algo()
+        path = args.checkpoint_path
+        snapshots: list = []
+        result, line, lifetime = {}, "", 0
+        for i in range(1, args.iterations + 1):
+            t0 = time.perf_counter()
+            result = algo.train()
+            line = iteration_line(i, result, time.perf_counter() - t0, args.module_id)
+            lifetime = int(result.get("num_env_steps_sampled_lifetime", 0))
+            if i < args.iterations:
+                print(line, flush=True)
+            if args.checkpoint_every and i % args.checkpoint_every == 0 and i < args.iterations:
+                algo.save(str(path))
+                write_meta(args, path, i, lifetime)
+            if args.league and i % args.league_every == 0 and i < args.iterations:
+                add_snapshot(algo, args, i, snapshots)
+        path.mkdir(parents=True, exist_ok=True)
+        algo.save(str(path))
+        write_meta(args, path, args.iterations, lifetime)
+        print(f"checkpoint: {path} (agents.rllib_policy.load_rllib or agents.load)", flush=True)
+        evals = evaluate(args, algo) if args.eval_games else []
+        if evals:
+            meta = json.loads((path / "uno_rllib.json").read_text())
+            (path / "uno_rllib.json").write_text(json.dumps({**meta, "evaluation": evals}, indent=1))
+        print(line, flush=True)
+        er = result.get("env_runners", {})
+        return {"iterations": args.iterations, "checkpoint": str(path), "evaluation": evals,
+                "num_env_steps_sampled": int(er.get("num_env_steps_sampled", 0)),
+                "num_env_steps_sampled_lifetime": lifetime}
+    finally:
+        if algo is not None:
+            algo.stop()
+        ray.shutdown()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        args.validate()
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        print("error: RLlib training needs ray: pip install -e '.[scale]'", file=sys.stderr)
+        return 2
+    train(args)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,250 @@
+"""Ray RLlib adapters for UNO (needs the ``scale`` extra: ``pip install -e ".[scale]"``).
+
+Two ways to put the game in front of RLlib's new API stack, both with observations in the form that
+RLlib's action-masking module (``ActionMaskingTorchRLModule``) reads, ``{"observations": float32
+vector, "action_mask": float32 0/1}``:
+
+* ``LearnerVecEnv`` / ``make_learner_env`` (the *batched* path, the default of
+  ``training.rllib_train``): a ``gymnasium.vector.VectorEnv`` of ``num_envs`` learner-seat games over
+  one ``VecGame`` (``uno_env.learner.LearnerGames``, the machinery under the SB3 env).  The opponents
+  (scripted bots, frozen snapshots: any agent of ``agents``) move inside ``step``, so from RLlib's
+  side it is a single-agent env and every transition is the learner's.  RLlib takes it as it is with
+  ``gym_env_vectorize_mode="vector_entry_point"``: one batched core step and one batched module
+  forward pass per vector step, no per-game Python env objects.  It follows gymnasium's
+  ``next_step`` autoreset (what RLlib's ``SingleAgentEnvRunner`` expects): the step after a game's
+  episode ended ignores that game's action and returns its next episode's first observation.
+* ``UnoPettingZooEnv`` / ``make_aec_env`` (the *AEC* path): the PettingZoo AEC env ``uno_v0``
+  through RLlib's ``PettingZooEnv`` wrapper (a ``MultiAgentEnv``; UNO is turn based, so the wrapper
+  steps one seat at a time), with the observation keys renamed.  Seats are mapped to RLModules by
+  ``seat_mapping``: one seat of each episode to the trained ``"learner"`` module and the others to
+  frozen ``BotRLModule``s (a project agent such as ``heuristic`` inside a non-trained RLModule), so
+  the league lives in RLlib's policy map.
+
+Why the batched path is the default: it is RLlib's single-agent sampling loop over a vector env
+(fast, and the same learner-seat semantics as ``training.train_ppo``), while the AEC path pays for
+RLlib's per-agent ``MultiAgentEpisode`` bookkeeping and one module call per seat on every single
+decision; see docs/rllib.md for the throughput measured on both.  This module is imported only by
+RLlib users; ``import uno_env`` never imports it (nor ray).
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .core.game import VecGame
+from .learner import LearnerGames
+
+OBS_KEY, MASK_KEY = "observations", "action_mask"  # the keys ActionMaskingTorchRLModule reads
+
+
+def observation_space(game: VecGame) -> spaces.Dict:
+    """One seat's observation space in the action-masking module's form."""
+    low, high = game.observer.bounds()
+    return spaces.Dict({OBS_KEY: spaces.Box(low, high, dtype=np.float32),
+                        MASK_KEY: spaces.Box(0.0, 1.0, (game.num_actions,), dtype=np.float32)})
+
+
+# ---------------------------------------------------------------------------------- batched path
+class LearnerVecEnv(gym.vector.VectorEnv):
+    """``num_envs`` learner-seat games as one gymnasium ``VectorEnv`` (``next_step`` autoreset).
+
+    Arguments as ``uno_env.learner.LearnerGames``.  ``set_opponents`` swaps the opponent pool (for
+    self-play snapshots); it takes effect as episodes start.
+    """
+
+    metadata = {"autoreset_mode": gym.vector.AutoresetMode.NEXT_STEP}
+
+    def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 16, opponents="random",
+                 seed: int | None = None, episode: str = "round", **options):
+        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, **options)
+        self.num_envs = num_envs
+        self.single_observation_space = observation_space(self.games.game)
+        self.single_action_space = spaces.Discrete(self.games.num_actions)
+        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
+        self._autoreset = np.zeros(num_envs, bool)
+
+    def _obs(self, done: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        mask = self.games.action_masks().astype(np.float32)
+        if done is not None and done.any():
+            mask[done] = 0.0  # no decision is asked in an ended episode
+        return {OBS_KEY: self.games.observe(), MASK_KEY: mask}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        self.games.reset(seed)
+        self._autoreset[:] = False
+        return self._obs(), {}
+
+    def step(self, actions):
+        actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+        n = self.num_envs
+        reward = np.zeros(n, np.float32)
+        terminated = np.zeros(n, bool)
+        truncated = np.zeros(n, bool)
+        restart = np.flatnonzero(self._autoreset)
+        live = np.flatnonzero(~self._autoreset)
+        if restart.size:  # next_step autoreset: these games start their next episode, action ignored
+            self.games.restart(restart)
+        if live.size:
+            out = self.games.step(actions[live], rows=live)
+            reward[live] = out["reward"]
+            terminated[live] = out["terminated"]
+            truncated[live] = out["truncated"]
+        done = terminated | truncated
+        self._autoreset = done
+        return self._obs(done), reward, terminated, truncated, {}
+
+    def set_opponents(self, opponents) -> None:
+        self.games.set_opponents(opponents)
+
+    def close(self, **kwargs) -> None:
+        pass
+
+
+def make_learner_env(config: dict[str, Any]) -> LearnerVecEnv:
+    """RLlib env creator of the batched path (``vector_entry_point``): ``config`` holds ``rules``,
+    ``players``, ``opponents`` (comma-separated names or a list), ``episode``, ``options`` and the
+    ``num_envs`` RLlib adds.  Seeds come from RLlib's ``reset(seed=...)`` (distinct per env runner)."""
+    return LearnerVecEnv(config.get("rules", "standard_en"), int(config.get("players", 2)),
+                         int(config.get("num_envs", 1)), _names(config.get("opponents", "random")),
+                         seed=None, episode=config.get("episode", "round"), **dict(config.get("options", {})))
+
+
+def _names(opponents) -> list:
+    if isinstance(opponents, str):
+        return [x.strip() for x in opponents.split(",") if x.strip()]
+    return list(opponents)
+
+
+# ---------------------------------------------------------------------------------- AEC path
+def _pettingzoo_env_class():
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+    class UnoPettingZooEnv(PettingZooEnv):
+        """RLlib's ``PettingZooEnv`` over ``uno_v0`` with ``{"observations", "action_mask"}`` obs."""
+
+        def __init__(self, rules="standard_en", num_players: int = 2, episode: str = "round", **options):
+            from .aec import raw_env
+
+            super().__init__(raw_env(rules=rules, num_players=num_players, episode=episode, **options))
+            self.agents = list(self.env.possible_agents)
+            self.possible_agents = list(self.env.possible_agents)
+            space = observation_space(self.env.game)
+            self.observation_spaces = {a: space for a in self.possible_agents}
+            self.observation_space = spaces.Dict(self.observation_spaces)
+
+        @staticmethod
+        def _convert(obs: dict) -> dict:
+            return {a: {OBS_KEY: o["observation"], MASK_KEY: o["action_mask"].astype(np.float32)}
+                    for a, o in obs.items()}
+
+        def reset(self, *, seed=None, options=None):
+            obs, info = super().reset(seed=seed, options=options)
+            return self._convert(obs), info
+
+        def step(self, action):
+            obs, rew, term, trunc, info = super().step(action)
+            return self._convert(obs), rew, term, trunc, info
+
+    UnoPettingZooEnv.__module__ = __name__
+    UnoPettingZooEnv.__qualname__ = "UnoPettingZooEnv"
+    return UnoPettingZooEnv
+
+
+def make_aec_env(config: dict[str, Any]):
+    """RLlib env creator of the AEC path: ``config`` holds ``rules``, ``players``, ``episode``,
+    ``options``."""
+    cls = _lazy("UnoPettingZooEnv")
+    return cls(config.get("rules", "standard_en"), int(config.get("players", 2)),
+               config.get("episode", "round"), **dict(config.get("options", {})))
+
+
+def seat_mapping(num_players: int, opponents: list[str], learner: str = "learner"):
+    """A ``policy_mapping_fn``: per episode, one seat (drawn from the episode id) plays ``learner``
+    and every other seat one of ``opponents`` (module ids), so the learner never meets itself."""
+    opponents = list(opponents)
+
+    def policy_mapping_fn(agent_id, episode, **kwargs):
+        h = zlib.crc32(str(episode.id_).encode())
+        seat = int(str(agent_id).rsplit("_", 1)[-1])
+        if seat == h % num_players:
+            return learner
+        return opponents[(h // num_players + seat) % len(opponents)]
+
+    return policy_mapping_fn
+
+
+def bot_module_spec(name: str, rules: str, num_players: int, options: dict | None = None):
+    """A frozen ``BotRLModule`` spec playing the project agent ``name`` (e.g. ``heuristic``)."""
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    return RLModuleSpec(module_class=bot_module_class(),
+                        model_config={"agent": name, "rules": rules, "players": int(num_players),
+                                      "options": dict(options or {})})
+
+
+_LAZY: dict[str, type] = {}
+
+
+def _lazy(name: str) -> type:
+    """The classes that subclass ray's, built on first use (so this module imports without ray)."""
+    if name not in _LAZY:
+        _LAZY[name] = {"UnoPettingZooEnv": _pettingzoo_env_class, "BotRLModule": _bot_module_class}[name]()
+    return _LAZY[name]
+
+
+def __getattr__(name):  # ``uno_env.rllib.BotRLModule`` etc., also for pickling by reference
+    if name in ("UnoPettingZooEnv", "BotRLModule"):
+        return _lazy(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def bot_module_class():
+    """``BotRLModule``: a non-trained RLModule whose forward pass is a project agent's ``act``."""
+    return _lazy("BotRLModule")
+
+
+def _bot_module_class():
+    import torch
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    class BotRLModule(RLModule):
+        def setup(self):
+            import agents
+
+            cfg = self.model_config
+            game = VecGame(cfg["rules"], cfg["players"], batch_size=1, seed=0, **cfg.get("options", {}))
+            self.agent = agents.load(cfg["agent"], game=game, seed=None)
+            self.rng = np.random.default_rng()
+
+        def _forward(self, batch, **kwargs):
+            obs = batch[Columns.OBS]
+            o = np.asarray(obs[OBS_KEY].cpu() if torch.is_tensor(obs[OBS_KEY]) else obs[OBS_KEY], np.float32)
+            m = np.asarray(obs[MASK_KEY].cpu() if torch.is_tensor(obs[MASK_KEY]) else obs[MASK_KEY]) > 0
+            return {Columns.ACTIONS: torch.as_tensor(self.agent.act(o, m, self.rng), dtype=torch.int64)}
+
+        def _forward_train(self, *args, **kwargs):
+            raise NotImplementedError("BotRLModule is frozen: leave it out of policies_to_train")
+
+        def compile(self, *args, **kwargs):
+            pass
+
+        def get_state(self, *args, **kwargs):
+            return {}
+
+        def set_state(self, state):
+            pass
+
+    BotRLModule.__module__ = __name__
+    BotRLModule.__qualname__ = "BotRLModule"
+    return BotRLModule
+
+
+__all__ = ["LearnerVecEnv", "bot_module_class", "bot_module_spec", "make_aec_env", "make_learner_env",
+           "observation_space", "seat_mapping"]
