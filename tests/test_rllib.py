@@ -37,7 +37,7 @@ def test_learner_vec_env_follows_next_step_autoreset():
     ended = 0
     for _ in range(300):
         mask = obs["action_mask"] > 0
-        was_done = env._autoreset.copy()
+        was_done = env._waiting.copy()
         assert mask[~was_done].any(1).all()  # a decision is asked wherever no episode just ended
         assert not mask[was_done].any()  # the ended episode's last observation asks nothing
         actions = (rng.random(mask.shape) * mask).argmax(1)

@@ -41,6 +41,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from training.common import parse_net_arch
+
 
 @dataclass
 class Args:
@@ -103,12 +105,7 @@ class Args:
         for b in self.bots + self.evaluation_bots:
             if b not in agents.available():
                 raise ValueError(f"unknown bot {b!r}; bots are: {', '.join(agents.available())}")
-        try:
-            arch = [int(x) for x in self.net_arch.split(",")]
-            assert arch and all(x > 0 for x in arch)
-        except (ValueError, AssertionError):
-            raise ValueError(f"--net-arch must be comma-separated positive sizes like 256,256, "
-                             f"got {self.net_arch!r}") from None
+        parse_net_arch(self.net_arch)
 
     @property
     def bots(self) -> list[str]:
@@ -141,7 +138,7 @@ def learner_spec(args: Args):
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-    hidden = [int(x) for x in args.net_arch.split(",")]
+    hidden = parse_net_arch(args.net_arch)
     return RLModuleSpec(module_class=ActionMaskingTorchRLModule,
                         model_config={"fcnet_hiddens": hidden, "fcnet_activation": "tanh",
                                       "vf_share_layers": False})

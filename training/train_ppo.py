@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from training.common import parse_net_arch
+
 
 @dataclass
 class Args:
@@ -76,12 +78,7 @@ class Args:
             raise ValueError(f"--players must be from 2 to 10, got {self.players}")
         if self.episode not in ("round", "game"):
             raise ValueError(f"--episode must be 'round' or 'game', got {self.episode!r}")
-        try:
-            arch = [int(x) for x in self.net_arch.split(",")]
-            assert arch and all(x > 0 for x in arch)
-        except (ValueError, AssertionError):
-            raise ValueError(f"--net-arch must be comma-separated positive sizes like 256,256, "
-                             f"got {self.net_arch!r}") from None
+        parse_net_arch(self.net_arch)
 
     @property
     def name(self) -> str:
@@ -222,7 +219,7 @@ def train(args: Args) -> Path:
         model = load_checkpoint(run / "checkpoints" / "latest.zip", env, args.device)
         print(f"resuming {run} at step {model.num_timesteps}", flush=True)
     else:
-        arch = [int(x) for x in args.net_arch.split(",")]
+        arch = parse_net_arch(args.net_arch)
         model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,
                             n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
                             gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, clip_range=args.clip_range,

@@ -32,12 +32,11 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from .core.game import VecGame
-from .learner import LearnerGames
+from .vector import UnoVectorEnv
 
 OBS_KEY, MASK_KEY = "observations", "action_mask"  # the keys ActionMaskingTorchRLModule reads
 
@@ -50,60 +49,18 @@ def observation_space(game: VecGame) -> spaces.Dict:
 
 
 # ---------------------------------------------------------------------------------- batched path
-class LearnerVecEnv(gym.vector.VectorEnv):
-    """``num_envs`` learner-seat games as one gymnasium ``VectorEnv`` (``next_step`` autoreset).
+class LearnerVecEnv(UnoVectorEnv):
+    """``uno_env.vector.UnoVectorEnv`` with the mask inside the observation, as RLlib's action-masking
+    module reads it (``next_step`` autoreset; arguments as ``uno_env.learner.LearnerGames``).
+    ``set_opponents`` swaps the opponent pool (for self-play snapshots) as episodes start."""
 
-    Arguments as ``uno_env.learner.LearnerGames``.  ``set_opponents`` swaps the opponent pool (for
-    self-play snapshots); it takes effect as episodes start.
-    """
+    def _single_observation_space(self) -> spaces.Dict:
+        return observation_space(self.games.game)
 
-    metadata = {"autoreset_mode": gym.vector.AutoresetMode.NEXT_STEP}
-
-    def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 16, opponents="random",
-                 seed: int | None = None, episode: str = "round", **options):
-        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, **options)
-        self.num_envs = num_envs
-        self.single_observation_space = observation_space(self.games.game)
-        self.single_action_space = spaces.Discrete(self.games.num_actions)
-        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, num_envs)
-        self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
-        self._autoreset = np.zeros(num_envs, bool)
-
-    def _obs(self, done: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    def _outputs(self) -> tuple:
         mask = self.games.action_masks().astype(np.float32)
-        if done is not None and done.any():
-            mask[done] = 0.0  # no decision is asked in an ended episode
-        return {OBS_KEY: self.games.observe(), MASK_KEY: mask}
-
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        self.games.reset(seed)
-        self._autoreset[:] = False
-        return self._obs(), {}
-
-    def step(self, actions):
-        actions = np.asarray(actions, np.int64).reshape(self.num_envs)
-        n = self.num_envs
-        reward = np.zeros(n, np.float32)
-        terminated = np.zeros(n, bool)
-        truncated = np.zeros(n, bool)
-        restart = np.flatnonzero(self._autoreset)
-        live = np.flatnonzero(~self._autoreset)
-        if restart.size:  # next_step autoreset: these games start their next episode, action ignored
-            self.games.restart(restart)
-        if live.size:
-            out = self.games.step(actions[live], rows=live)
-            reward[live] = out["reward"]
-            terminated[live] = out["terminated"]
-            truncated[live] = out["truncated"]
-        done = terminated | truncated
-        self._autoreset = done
-        return self._obs(done), reward, terminated, truncated, {}
-
-    def set_opponents(self, opponents) -> None:
-        self.games.set_opponents(opponents)
-
-    def close(self, **kwargs) -> None:
-        pass
+        mask[self._waiting] = 0.0  # no decision is asked in an ended episode
+        return {OBS_KEY: self.games.observe(), MASK_KEY: mask}, {}
 
 
 def make_learner_env(config: dict[str, Any]) -> LearnerVecEnv:

@@ -29,7 +29,11 @@ from .render import render_table
 
 
 class UnoVectorEnv(VectorEnv):
-    """``num_envs`` learner-seat games (arguments as ``uno_env.learner.LearnerGames``)."""
+    """``num_envs`` learner-seat games (arguments as ``uno_env.learner.LearnerGames``).
+
+    Subclasses change what a step returns through ``_single_observation_space`` and ``_outputs``
+    (the RLlib adapter, ``uno_env.rllib``, puts the mask inside the observation).
+    """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
@@ -37,18 +41,25 @@ class UnoVectorEnv(VectorEnv):
                  seed: int | None = None, episode: str = "round", **options):
         self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, **options)
         self.num_envs = num_envs
-        low, high = self.games.game.observer.bounds()
-        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.single_observation_space = self._single_observation_space()
         self.single_action_space = spaces.Discrete(self.games.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._waiting = np.zeros(num_envs, bool)  # episode ended last step; restart on this step
 
+    def _single_observation_space(self) -> spaces.Space:
+        low, high = self.games.game.observer.bounds()
+        return spaces.Box(low, high, dtype=np.float32)
+
+    def _outputs(self) -> tuple:
+        """(observations, info) of every game; a game waiting for its reset gets an all-True mask."""
+        return self.games.observe(), {"action_mask": self.action_masks()}
+
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        obs = self.games.reset(seed)
+        self.games.reset(seed)
         self._waiting[:] = False
-        return obs, {"action_mask": self.action_masks()}
+        return self._outputs()
 
     def step(self, actions):
         actions = np.asarray(actions, np.int64).reshape(self.num_envs)
@@ -63,7 +74,8 @@ class UnoVectorEnv(VectorEnv):
             reward[live], term[live], trunc[live] = out["reward"], out["terminated"], out["truncated"]
         self.games.restart(restart)
         self._waiting = term | trunc
-        return self.games.observe(), reward, term, trunc, {"action_mask": self.action_masks()}
+        obs, info = self._outputs()
+        return obs, reward, term, trunc, info
 
     def action_masks(self) -> np.ndarray:
         """``(num_envs, A) bool``; all True for a game whose episode just ended (its action is ignored)."""
@@ -73,6 +85,9 @@ class UnoVectorEnv(VectorEnv):
 
     def set_opponents(self, opponents) -> None:
         self.games.set_opponents(opponents)
+
+    def close_extras(self, **kwargs) -> None:
+        pass
 
 
 class UnoEnv(gym.Env):
