@@ -15,7 +15,7 @@ def test_the_layout_is_the_documented_table_in_order():
     assert spec[0].start == 0 and spec[-1].stop == game.observation_size
     assert all(a.stop == b.start for a, b in zip(spec, spec[1:]))
     P, F = 3, game.engine.F
-    sizes = {"P": P, "F": F, "(P-1)*F": (P - 1) * F}
+    sizes = {"P": P, "F": F, "(P-1)*F": (P - 1) * F, "P*10": P * 10}
     assert [s.size for s in spec] == [sizes.get(size) or int(size) for _, size, _ in SLOTS]
 
 
@@ -87,3 +87,21 @@ def test_the_observer_seat_is_one_hot_and_the_other_seats_are_relative():
     s = game.observer.slots
     assert o[s["seat"].start:s["seat"].stop].tolist() == [0, 1, 0]
     assert (o[s["hand_sizes"].start:s["hand_sizes"].stop] * 10).round().tolist() == [2, 3, 1]
+
+
+def test_a_seat_that_drew_instead_of_playing_is_remembered_until_it_plays():
+    # seat 1 cannot follow red and draws G9 (unplayable): everyone may note it had no red
+    game = position(players=3, hands=["R1 R2 Y5", "B3 Y4", "R6 G7"], discard="R7", draw_pile="G9", to_move=0)
+    game.step(np.array([game.action_index("play R1")]))
+    assert game.snapshot()["drew_on"] == [None, "R", None]
+    o = _obs(game, 2)  # seat 2 sees seat 1 (relative position 2) drew on red (colour 0)
+    s = game.observer.slots["drew_on"]
+    assert o[s.start + 2 * 10 + 0] == 1 and o[s.start:s.stop].sum() == 1
+
+
+def test_the_memory_of_a_draw_ends_when_that_seat_plays():
+    game = position(players=3, hands=["R1 R2 Y5", "B3 Y4 R9", "R6 G7"], discard="R7", drew_on=[None, "G", None],
+                    to_move=1)
+    assert game.snapshot()["drew_on"] == [None, "G", None]
+    game.step(np.array([game.action_index("play R9")]))
+    assert game.snapshot()["drew_on"] == [None, None, None]

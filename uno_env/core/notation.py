@@ -24,6 +24,8 @@ prev_pending          the pending total before the top card (0)
 drawn                 the card drawn and awaiting ``play`` or ``keep`` (phase ``drawn``)
 declared              the seat to move has declared UNO for its next play (false)
 uno_vulnerable        seats that can be caught for a missed UNO ([])
+drew_on               per seat, the colour active when it last drew on its turn instead of playing
+                      and has not played since, or null (all null)
 jump_in_order         seats still to be asked to jump in, in order (phase ``jump_in``)
 first_play            the round's first card has not been played yet (false; true after ``deal``)
 passes                consecutive turns with nothing to play or draw (0)
@@ -57,7 +59,7 @@ SETUP_KEYS = {"rules", "options", "players", "seed", "hands", "discard", "color"
               "unlisted", "to_move", "direction", "dealer", "side", "scores", "deal"}
 STATE_KEYS = {"phase", "turn", "resume", "played_by", "pending_draw", "pending_until_color",
               "challengeable", "bluff", "prev_color", "prev_pending", "drawn", "declared",
-              "uno_vulnerable", "jump_in_order", "first_play", "passes", "turns", "rounds",
+              "uno_vulnerable", "drew_on", "jump_in_order", "first_play", "passes", "turns", "rounds",
               "rng_counter", "winner", "round_points", "game_over"}
 READ_ONLY_KEYS = {"legal", "round_over"}
 ALL_KEYS = SETUP_KEYS | STATE_KEYS | READ_ONLY_KEYS
@@ -268,6 +270,7 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
     st.first_play[row] = _bool(setup, "first_play", False)
     st.passes[row] = _int(setup, "passes", 0)
     st.turns[row] = _int(setup, "turns", 0)
+    st.drew_on[row] = _drew_on(setup, P, side, deck.two_sided)
     if phase == OVER:
         st.actor[row] = st.turn[row] = _seat(setup, "turn", P, 0)
         st.origin[row] = _seat(setup, "played_by", P, 0)
@@ -331,6 +334,13 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
             st.offer_rank[row, _seat({"seat": s}, "seat", P)] = i
 
 
+def _drew_on(setup: dict, P: int, side: int, two_sided: bool) -> np.ndarray:
+    v = setup.get("drew_on", [None] * P)
+    if not isinstance(v, list) or len(v) != P:
+        _fail(f"'drew_on' must list one colour (or null) per seat ({P} seats), got {v!r}")
+    return np.array([-1 if c is None else _color(c, "drew_on", side, two_sided, True) for c in v], np.int8)
+
+
 def _bluff(engine, st, row: int, origin: int, side: int) -> bool:
     """Whether the offender's hand (without the top card) broke the wild draw restriction."""
     hand = st.hands[row, origin] > 0
@@ -382,6 +392,7 @@ def snapshot(engine, st, row: int) -> dict:
         "prev_pending": int(st.prev_pending[row]),
         "declared": bool(st.declared[row]),
         "uno_vulnerable": [int(p) for p in np.flatnonzero(st.vulnerable[row])],
+        "drew_on": [color_text(int(c)) if c >= 0 else None for c in st.drew_on[row]],
         "first_play": bool(st.first_play[row]),
         "passes": int(st.passes[row]),
         "turns": int(st.turns[row]),

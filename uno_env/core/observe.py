@@ -38,6 +38,8 @@ SLOTS = (
     ("declared", "1", "the observer has declared UNO for its next play"),
     ("hand_sizes", "P", "cards in each hand / 10 (relative)"),
     ("vulnerable", "P", "seats that can be caught for a missed UNO (relative)"),
+    ("drew_on", "P*10", "one-hot per seat (relative): the colour active when it last drew on its turn "
+     "instead of playing, if it has not played since; public history a player remembers"),
     ("discard", "F", "copies of each face in the discard pile (active faces)"),
     ("draw_pile", "1", "cards in the draw pile / deck size"),
     ("scores", "P", "game scores / max(target, starting_points) (relative)"),
@@ -82,7 +84,8 @@ class Observer:
         sizes = [("seat", P), ("hand", F), ("top", F), ("color", NUM_COLOR_STATES), ("direction", 1),
                  ("phase", len(PHASE_NAMES)), ("acting", P), ("turn", P), ("played_by", P),
                  ("pending", 2), ("challengeable", 1), ("prev_color", NUM_COLOR_STATES), ("drawn", F),
-                 ("declared", 1), ("hand_sizes", P), ("vulnerable", P), ("discard", F),
+                 ("declared", 1), ("hand_sizes", P), ("vulnerable", P), ("drew_on", P * NUM_COLOR_STATES),
+                 ("discard", F),
                  ("draw_pile", 1), ("scores", P)]
         self.backs = e.two_sided and e.config.flip_back_faces_visible
         if e.two_sided:
@@ -169,6 +172,9 @@ class Observer:
         o[:, S["declared"].start] = st.declared[R] & mine
         o[:, S["hand_sizes"].start:S["hand_sizes"].stop] = st.hand_n[R[:, None], rel] / 10.0
         o[:, S["vulnerable"].start:S["vulnerable"].stop] = st.vulnerable[R[:, None], rel]
+        drew = st.drew_on[R[:, None], rel].astype(np.intp)  # (n, P)
+        j, p = np.nonzero(drew >= 0)
+        o[j, S["drew_on"].start + p * NUM_COLOR_STATES + drew[j, p]] = 1
         o[:, S["discard"].start:S["discard"].stop] = self._faces(st.pile_counts[R], side)
         o[:, S["draw_pile"].start] = st.draw_n[R] / e.N
         o[:, S["scores"].start:S["scores"].stop] = st.scores[R[:, None], rel] / self.score_scale

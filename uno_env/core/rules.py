@@ -277,7 +277,7 @@ class Engine:
         st.draw_n[R] -= hp
         for name, value in (("side", 0), ("direction", 1), ("pending", 0), ("pending_color", False),
                             ("challengeable", False), ("guilty", False), ("drawn", -1),
-                            ("declared", False), ("vulnerable", False), ("first_play", True),
+                            ("declared", False), ("vulnerable", False), ("drew_on", -1), ("first_play", True),
                             ("passes", 0), ("turns", 0), ("winner", -1), ("round_points", 0),
                             ("truncated", False), ("offer_rank", _NOT_ASKED), ("disc_n", 0),
                             ("pile_counts", 0), ("prev_pending", 0)):
@@ -692,6 +692,8 @@ class Engine:
             st.passes[Ro] = passes[ok]
             st.turns[Ro] += k[ok].astype(np.int32)
             st.declared[Ro] = False
+            passed = np.arange(P + 1)[None, :] < k[ok][:, None]
+            st.drew_on[np.repeat(Ro, passed.sum(1)), seat[ok][passed]] = np.repeat(st.color[Ro], passed.sum(1))
             st.actor[Ro] = nxt
             st.turn[Ro] = nxt
             if self.log is not None:
@@ -758,6 +760,8 @@ class Engine:
             st.passes[Rt] = 0
             st.turns[Rt] += L[take].astype(np.int32)
             st.declared[Rt] = False
+            drew = np.arange(J)[None, :] < L[take][:, None]
+            st.drew_on[np.repeat(Rt, drew.sum(1)), seat[take][drew]] = np.repeat(st.color[Rt], drew.sum(1))
             if self.log is not None:
                 draw_id = self.ID[DRAW]
                 for i in take.tolist():
@@ -856,6 +860,7 @@ class Engine:
                 return
         actor = st.actor[R].astype(np.intp)
         got, kind = self._draw(st, R, actor, np.ones(len(R), np.int64))
+        st.drew_on[R, actor] = st.color[R]  # public: it drew (or passed) on this colour
         self._close_windows(st, R, actor, discard=False)
         none = got == 0
         st.passes[R] = np.where(none, st.passes[R] + 1, 0)
@@ -975,6 +980,7 @@ class Engine:
         st.drawn[R] = -1
         st.passes[R] = 0
         st.origin[R] = actor
+        st.drew_on[R, actor] = -1
         wild = self.F_WILD[face]
         st.color[R] = np.where(sym == SWAP_IN_TURN, FREE, np.where(wild, self.A_COLOR[a], self.F_COLOR[face]))
         # E27: an out-of-turn jump-in is a discard but not the next player beginning a turn
@@ -1066,7 +1072,7 @@ class Engine:
 
     def _exchange(self, st: State, R, a_seat, b_seat) -> None:
         """Swap two seats' hands (Swap; a 7 under Seven-O)."""
-        for arr in (st.hands, st.hand_n, st.held):
+        for arr in (st.hands, st.hand_n, st.held, st.drew_on):
             tmp = arr[R, a_seat].copy()
             arr[R, a_seat] = arr[R, b_seat]
             arr[R, b_seat] = tmp
@@ -1081,6 +1087,7 @@ class Engine:
         st.hands[R] = st.hands[R[:, None], src]
         st.hand_n[R] = st.hand_n[R[:, None], src]
         st.held[R] = st.held[R[:, None], src]
+        st.drew_on[R] = st.drew_on[R[:, None], src]
         st.vulnerable[R] = False
         if self.config.uno_call_after_exchange:
             st.vulnerable[R] = st.hand_n[R] == 1

@@ -58,6 +58,8 @@ class State:
     drawn: np.ndarray  # (B,) int16         kind drawn and awaiting play or keep (-1: none)
     declared: np.ndarray  # (B,) bool       the actor has declared UNO for its next play
     vulnerable: np.ndarray  # (B, P) bool   seats that can be caught for a missed UNO
+    drew_on: np.ndarray  # (B, P) int8      colour active when the seat last drew on its turn instead of
+    #                                        playing, if it has not played since (-1: none); public
     first_play: np.ndarray  # (B,) bool     no card has been played this round yet
     passes: np.ndarray  # (B,) int16        consecutive turns with nothing played or drawn (E2)
     turns: np.ndarray  # (B,) int32         actions taken this round (E3)
@@ -89,7 +91,8 @@ class State:
             offer_rank=np.full((B, P), 127, np.int8), pending=z(B, np.int16),
             pending_color=z(B, bool), challengeable=z(B, bool), guilty=z(B, bool),
             prev_color=z(B, np.int8), prev_pending=z(B, np.int16), drawn=np.full(B, -1, np.int16),
-            declared=z(B, bool), vulnerable=z((B, P), bool), first_play=z(B, bool),
+            declared=z(B, bool), vulnerable=z((B, P), bool), drew_on=np.full((B, P), -1, np.int8),
+            first_play=z(B, bool),
             passes=z(B, np.int16), turns=z(B, np.int32), dealer=z(B, np.int8),
             scores=z((B, P), np.int32), rounds=z(B, np.int32), winner=np.full(B, -1, np.int8),
             round_points=z(B, np.int32), truncated=z(B, bool), game_over=z(B, bool),
