@@ -15,6 +15,11 @@ writes ``runs/NAME/``:
 * ``eval.jsonl``: one line per periodic evaluation (win rate and Wilson interval against each bot);
 * ``model.zip`` and the exported agent ``agent.json`` + ``agent.pt`` (``agents.load(PATH)``).
 
+With ``--bc-decisions N`` the policy is first warm-started by behaviour cloning: the teacher agent
+(``--bc-teacher``, the heuristic bot by default) plays the learner seat against the same opponents
+for N decisions; the policy is fitted to its choices (masked cross-entropy) and the value head to the
+discounted outcomes, then MaskablePPO trains as usual.
+
 With ``--league N`` a frozen snapshot of the learner joins the opponents every ``--league-every``
 steps (the last N snapshots are kept), a self-play league next to the scripted bots.
 """
@@ -60,6 +65,11 @@ class Args:
     eval_games: int = field(default=1000, metadata={"help": "games per evaluation and bot"})
     eval_bots: str = field(default="random,greedy,heuristic", metadata={"help": "bots evaluated against"})
     checkpoint_every: int = field(default=100_000, metadata={"help": "steps between checkpoints"})
+    bc_decisions: int = field(default=0, metadata={"help": "warm start: behaviour-clone this many decisions of "
+                                                     "--bc-teacher before PPO (0: off)"})
+    bc_teacher: str = field(default="heuristic", metadata={"help": "agent imitated by the warm start"})
+    bc_epochs: int = field(default=10, metadata={"help": "passes over the cloned decisions"})
+    bc_learning_rate: float = field(default=1e-3, metadata={"help": "Adam learning rate of the warm start"})
     league: int = field(default=0, metadata={"help": "self-play snapshots kept among the opponents (0: off)"})
     league_every: int = field(default=250_000, metadata={"help": "steps between self-play snapshots"})
     resume: bool = field(default=False, metadata={"help": "continue runs/NAME from its latest checkpoint"})
@@ -183,6 +193,62 @@ def make_callback(args: Args, run: Path, env, eval_game):
     return Periodic()
 
 
+def behaviour_clone(model, args: Args, opponents: list[str]) -> dict:
+    """Warm start: fit ``model.policy`` to ``args.bc_teacher``'s decisions in the learner seat."""
+    import torch
+
+    import agents
+    from uno_env.learner import LearnerGames
+
+    games = LearnerGames(args.rules, args.players, args.n_envs, opponents, seed=args.seed + 777,
+                         episode=args.episode)
+    teacher = agents.load(args.bc_teacher, game=games.game, seed=args.seed)
+    steps = max(1, args.bc_decisions // args.n_envs)
+    n, A, O = args.n_envs, games.num_actions, games.observation_size
+    obs = np.zeros((steps, n, O), np.float32)
+    masks = np.zeros((steps, n, A), bool)
+    acts = np.zeros((steps, n), np.int64)
+    rewards = np.zeros((steps, n), np.float32)
+    dones = np.zeros((steps, n), bool)
+    for t in range(steps):
+        obs[t], masks[t] = games.observe(), games.action_masks()
+        acts[t] = teacher.act(obs[t], masks[t])
+        out = games.step(acts[t])
+        rewards[t], dones[t] = out["reward"], out["terminated"] | out["truncated"]
+        games.restart(np.flatnonzero(dones[t]))
+    returns = np.zeros((steps, n), np.float32)  # discounted outcome; unfinished episodes are dropped
+    run = np.zeros(n, np.float32)
+    known = np.zeros(n, bool)
+    keep = np.zeros((steps, n), bool)
+    for t in range(steps - 1, -1, -1):
+        run = np.where(dones[t], rewards[t], args.gamma * run)
+        known |= dones[t]
+        returns[t], keep[t] = run, known
+    X, M, Y, R = (torch.as_tensor(a[keep]) for a in (obs, masks, acts, returns))
+    policy = model.policy
+    optim = torch.optim.Adam(policy.parameters(), lr=args.bc_learning_rate)
+    policy.set_training_mode(True)
+    batch = args.batch_size
+    for _ in range(args.bc_epochs):
+        perm = torch.randperm(len(X))
+        for i in range(0, len(X), batch):
+            j = perm[i:i + batch]
+            values, log_prob, _ = policy.evaluate_actions(X[j], Y[j], action_masks=M[j].numpy())
+            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), R[j])
+            optim.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            optim.step()
+    policy.set_training_mode(False)
+    with torch.no_grad():  # agreement on a sample of the decisions (deterministic choice)
+        k = torch.randperm(len(X))[:20000]
+        pred = policy.get_distribution(X[k], action_masks=M[k].numpy()).distribution.probs.argmax(1)
+    agree = float((pred == Y[k]).float().mean())
+    print(f"behaviour cloning: {int(keep.sum())} decisions of {args.bc_teacher}, {args.bc_epochs} epochs, "
+          f"agreement {agree:.1%}", flush=True)
+    return {"decisions": int(keep.sum()), "agreement": agree}
+
+
 def train(args: Args) -> Path:
     """Run (or resume) the training described by ``args``; returns the run folder."""
     import torch
@@ -224,6 +290,8 @@ def train(args: Args) -> Path:
                             n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
                             gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, clip_range=args.clip_range,
                             policy_kwargs={"net_arch": arch}, seed=args.seed, device=args.device, verbose=0)
+        if args.bc_decisions:
+            (run / "bc.json").write_text(json.dumps(behaviour_clone(model, args, opponents)))
     model.set_logger(configure(str(run / "tb"), ["tensorboard", "csv"]))
     callback = make_callback(args, run, env, None)
     remaining = args.total_steps - model.num_timesteps
