@@ -135,3 +135,10 @@ def test_evaluation_script_writes_json_markdown_and_plot(tmp_path):
     assert "| 0 | random |" in out.stdout
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["games"] == 60 and (tmp_path / "results.png").stat().st_size > 1000
+
+
+def test_a_behaviour_cloning_warm_start_records_its_agreement(tmp_path):
+    _train(tmp_path, "--run-name", "bc", "--total-steps", "512", "--eval-every", "0", "--checkpoint-every", "512",
+           "--bc-decisions", "2048", "--bc-epochs", "2", "--bc-teacher", "greedy")
+    bc = json.loads((tmp_path / "bc" / "bc.json").read_text())
+    assert bc["decisions"] > 0 and 0.0 <= bc["agreement"] <= 1.0
