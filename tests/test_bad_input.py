@@ -122,6 +122,7 @@ def test_a_rejected_action_leaves_the_games_unchanged():
     (["play", "--players", "11"], "between 2 and 10|2 to 10"),
     (["watch", "--bots", "nobody"], "unknown agent 'nobody'"),
     (["play", "--seat", "5", "--players", "3"], "--seat must be from 0 to 2, got 5"),
+    (["eval", "--agents", "heuristic,nobody", "--games", "10"], "unknown agent 'nobody'"),
 ])
 def test_the_cli_reports_bad_arguments(argv, message, capsys):
     assert cli_main(argv) == 2

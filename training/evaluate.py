@@ -235,8 +235,8 @@ def plot(result: MatchResult, path: str | Path) -> None:
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n")[0])
+def main(argv: list[str] | None = None, prog: str = "python -m training.evaluate") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     parser.add_argument("--agents", required=True, help="comma-separated agents, one per seat slot")
     parser.add_argument("--rules", default="standard_en", help="preset name")
     parser.add_argument("--players", type=int, default=2, help="seats per table")

@@ -156,8 +156,16 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("scenarios", help="run scenario files (same as python -m uno_env.scenarios)")
     s.add_argument("paths", nargs="+")
 
-    args = parser.parse_args(argv)
+    sub.add_parser("eval", add_help=False,
+                   help="seat-rotated matches between agents (same as python -m training.evaluate; eval --help)")
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser.parse_args(argv) if argv[:1] != ["eval"] else None
     try:
+        if args is None:
+            # evaluation lives in training/ (it needs the "train" extra); its own parser reads the arguments
+            from training.evaluate import main as evaluate_main
+            return evaluate_main(argv[1:], prog="uno eval")
         if args.command == "scenarios":
             from .scenarios import run_paths
             return run_paths(args.paths).exit_code
