@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import PRESET_NAMES
+from helpers import PRESET_NAMES
 
 import agents
 from agents import GreedyAgent, HeuristicAgent, ObsView

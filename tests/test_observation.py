@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import position
+from helpers import position
 
 from uno_env import VecGame
 from uno_env.core.observe import SLOTS

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import act, position
+from helpers import act, position
 
 from uno_env import PositionError, VecGame
 

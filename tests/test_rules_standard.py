@@ -1,7 +1,7 @@
 """Standard UNO (RULES.md sections 3 and 4), each test one rule, set up as a position."""
 
 import numpy as np
-from conftest import act, position
+from helpers import act, position
 
 
 def snap(game):
