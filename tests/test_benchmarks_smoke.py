@@ -57,3 +57,17 @@ def test_plot_reads_the_smoke_output(smoke_run, tmp_path):
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert png.stat().st_size > 0
+
+
+@pytest.mark.parametrize("script,bench,keys", [
+    ("bench_aec.py", "aec", {"steps_per_s", "peer_steps_per_s", "ratio_vs_peer", "versions"}),
+    ("bench_rss.py", "rss", {"rss_mib", "rss_growth_after_warmup_mib", "state_bytes_per_game", "versions"}),
+])
+def test_bench_script_smoke_prints_a_json_line(script, bench, keys):
+    if script == "bench_aec.py":
+        pytest.importorskip("rlcard")
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--smoke"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    records = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    assert records and all(r["bench"] == bench and keys <= r.keys() for r in records)

@@ -1,0 +1,99 @@
+"""AEC env steps per second, one game at a time, beside the PettingZoo-era UNO env (same run, same loop).
+
+Both envs are driven by the standard AEC loop (``agent_iter`` / ``last`` / ``step``) with RLCard's random
+agent: ``random.choice`` over the legal ids, where RLCard offers ``draw`` only when no card can be played;
+ours chooses the same way (a random legal play, else a random legal non-play action), so rounds have the
+same shape (about 50 steps) and hands the same sizes. A step is a ``step`` with an action
+(the ``None`` steps of finished agents run but are not counted); ``reset`` is inside the window. Ours is
+``uno_v0.env(rules, num_players=2)`` with its default wrappers; the peer is ``uno_v4`` rebuilt as in
+``peers.py`` (2 players: RLCard's env has no other count). Windows alternate between the two so they
+share the host's noise; medians of ``--repeats`` are reported, with the ratio.
+
+    python benchmarks/bench_aec.py --out benchmarks/results/aec.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+import numpy as np
+
+try:
+    from benchmarks.common import emit, machine, median, rounded, versions
+    from benchmarks.peers import _window, pettingzoo_uno
+except ImportError:  # run as a script: benchmarks/ itself is on sys.path
+    from common import emit, machine, median, rounded, versions
+    from peers import _window, pettingzoo_uno
+
+from uno_env import uno_v0
+from uno_env.core.actions import PLAY
+
+
+def ours(rules: str, players: int, seconds: float, warmup: float, seed: int = 0) -> dict:
+    env = uno_v0.env(rules=rules, num_players=players)
+    env.reset(seed=seed)
+    choice = random.Random(seed).choice
+    is_play = env.unwrapped.game.engine.A_KIND == PLAY
+
+    def play_round() -> int:
+        env.reset()
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+            else:
+                mask = obs["action_mask"].astype(bool)
+                plays = mask & is_play
+                env.step(int(choice(np.flatnonzero(plays if plays.any() else mask))))
+                n += 1
+        return n
+
+    return _window(play_round, seconds, warmup)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--rules", nargs="+", default=["standard_en"], help="presets of our env")
+    p.add_argument("--seconds", type=float, default=2.0, help="timed seconds per window")
+    p.add_argument("--warmup", type=float, default=0.5, help="untimed seconds before the first window")
+    p.add_argument("--repeats", type=int, default=5, help="alternating window pairs (medians)")
+    p.add_argument("--no-peer", action="store_true", help="skip the uno_v4 windows")
+    p.add_argument("--out", type=Path, default=None, help="also append the JSON lines to this file")
+    p.add_argument("--smoke", action="store_true", help="tiny windows, for CI")
+    args = p.parse_args(argv)
+    if args.smoke:
+        args.seconds, args.warmup, args.repeats = 0.05, 0.0, 1
+    out = args.out.open("a") if args.out else None
+    try:
+        for rules in args.rules:
+            mine, peer = [], []
+            for r in range(args.repeats):
+                warm = args.warmup if r == 0 else 0.0
+                mine.append(ours(rules, 2, args.seconds, warm))
+                if not args.no_peer:
+                    peer.append(pettingzoo_uno(args.seconds, warm))
+            line = {"bench": "aec", "rules": rules, "players": 2, "batch_size": 1,
+                    "steps_per_s": rounded(median([m["steps_per_s"] for m in mine])),
+                    "steps_per_s_runs": [rounded(m["steps_per_s"]) for m in mine],
+                    "steps_per_round": rounded(sum(m["steps"] for m in mine) / sum(m["games"] for m in mine)),
+                    "seconds": args.seconds, "repeats": args.repeats, "warmup_excluded": True,
+                    "policy": "random legal play, else random legal action (RLCard's random agent)"}
+            if peer:
+                peer_rate = median([q["steps_per_s"] for q in peer])
+                line.update({"peer": "pettingzoo uno_v4 (rebuilt)", "peer_steps_per_s": rounded(peer_rate),
+                             "peer_steps_per_s_runs": [rounded(q["steps_per_s"]) for q in peer],
+                             "ratio_vs_peer": rounded(line["steps_per_s"] / peer_rate)})
+            line.update({"machine": machine(), "versions": versions()})
+            emit(line, out)
+    finally:
+        if out:
+            out.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
