@@ -7,7 +7,8 @@ same shape (about 50 steps) and hands the same sizes. A step is a ``step`` with 
 (the ``None`` steps of finished agents run but are not counted); ``reset`` is inside the window. Ours is
 ``uno_v0.env(rules, num_players=2)`` with its default wrappers; the peer is ``uno_v4`` rebuilt as in
 ``peers.py`` (2 players: RLCard's env has no other count). Windows alternate between the two so they
-share the host's noise; medians of ``--repeats`` are reported, with the ratio.
+share the host's noise; RLCard's own env ``rlcard.make('uno')`` is timed in the same windows for scale
+(it is not an AEC env: no wrappers, no ``agent_iter``). Medians of ``--repeats`` are reported, with the ratio.
 
     python benchmarks/bench_aec.py --out benchmarks/results/aec.jsonl
 """
@@ -22,10 +23,10 @@ import numpy as np
 
 try:
     from benchmarks.common import emit, machine, median, rounded, versions
-    from benchmarks.peers import _window, pettingzoo_uno
+    from benchmarks.peers import _window, pettingzoo_uno, rlcard_env
 except ImportError:  # run as a script: benchmarks/ itself is on sys.path
     from common import emit, machine, median, rounded, versions
-    from peers import _window, pettingzoo_uno
+    from peers import _window, pettingzoo_uno, rlcard_env
 
 from uno_env import uno_v0
 from uno_env.core.actions import PLAY
@@ -70,12 +71,13 @@ def main(argv=None) -> int:
     out = args.out.open("a") if args.out else None
     try:
         for rules in args.rules:
-            mine, peer = [], []
+            mine, peer, rlc = [], [], []
             for r in range(args.repeats):
                 warm = args.warmup if r == 0 else 0.0
                 mine.append(ours(rules, 2, args.seconds, warm))
                 if not args.no_peer:
                     peer.append(pettingzoo_uno(args.seconds, warm))
+                    rlc.append(rlcard_env(args.seconds, warm))
             line = {"bench": "aec", "rules": rules, "players": 2, "batch_size": 1,
                     "steps_per_s": rounded(median([m["steps_per_s"] for m in mine])),
                     "steps_per_s_runs": [rounded(m["steps_per_s"]) for m in mine],
@@ -87,6 +89,10 @@ def main(argv=None) -> int:
                 line.update({"peer": "pettingzoo uno_v4 (rebuilt)", "peer_steps_per_s": rounded(peer_rate),
                              "peer_steps_per_s_runs": [rounded(q["steps_per_s"]) for q in peer],
                              "ratio_vs_peer": rounded(line["steps_per_s"] / peer_rate)})
+            if rlc:  # RLCard's own env (not an AEC env: no wrappers, no agent_iter), for scale
+                rlc_rate = median([q["steps_per_s"] for q in rlc])
+                line.update({"rlcard_env_steps_per_s": rounded(rlc_rate),
+                             "ratio_vs_rlcard_env": rounded(line["steps_per_s"] / rlc_rate)})
             line.update({"machine": machine(), "versions": versions()})
             emit(line, out)
     finally:

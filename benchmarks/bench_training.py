@@ -9,7 +9,8 @@ number of samples, in the same process, one after the other:
   (a ``BaseWrapper`` exposing the acting agent's observation, ``ActionMasker`` with ``mask_fn``, one
   env that SB3 wraps in a ``DummyVecEnv``).  As in the tutorial, the one model plays every seat.
 
-Prints one JSON line per path and one with the ratio.  ``--smoke`` runs a tiny size for CI.
+Prints one JSON line per path and one with the ratio; first, the training env alone (``env_only``:
+learner steps per second with random or heuristic opponents inside, no network).  ``--smoke`` runs a tiny size for CI.
 
     python benchmarks/bench_training.py --steps 32768
 """
@@ -83,6 +84,28 @@ def bench_tutorial(args) -> float:
     return args.steps / (time.perf_counter() - t)
 
 
+def bench_env(args, opponents: str, n_envs: int) -> dict:
+    """The training env alone: learner decisions per second of ``UnoVecEnv`` with ``opponents`` moving
+    inside ``step`` (the learner's actions uniformly random among its legal ones; no network)."""
+    from uno_env.sb3 import UnoVecEnv
+    env = UnoVecEnv(args.rules, args.players, n_envs, opponents=opponents, seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+
+    def run(n):
+        for _ in range(n):
+            mask = env.action_masks()
+            env.step_async((rng.random(mask.shape) * mask).argmax(1))
+            env.step_wait()
+
+    run(max(2, args.env_steps // (10 * n_envs)))  # warm-up, excluded
+    n = max(2, args.env_steps // n_envs)
+    t = time.perf_counter()
+    run(n)
+    rate = n * n_envs / (time.perf_counter() - t)
+    return {"opponents": opponents, "n_envs": n_envs, "learner_steps_per_s": round(rate, 1)}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rules", default="standard_en")
@@ -92,10 +115,13 @@ def main(argv=None) -> int:
     p.add_argument("--n-envs", type=int, default=64, help="games in the native VecEnv")
     p.add_argument("--batch-size", type=int, default=1024)
     p.add_argument("--n-epochs", type=int, default=4)
+    p.add_argument("--env-steps", type=int, default=200_000, help="learner steps timed per env-only setting")
+    p.add_argument("--env-only", action="store_true", help="only the env-only lines (no PPO)")
     p.add_argument("--smoke", action="store_true", help="tiny sizes for CI")
     args = p.parse_args(argv)
     if args.smoke:
         args.steps, args.rollout, args.n_envs, args.batch_size, args.n_epochs = 256, 128, 16, 64, 1
+        args.env_steps = 256
     import sb3_contrib
     import torch
 
@@ -104,6 +130,11 @@ def main(argv=None) -> int:
             "batch_size": args.batch_size, "n_epochs": args.n_epochs, "timed_steps": args.steps,
             "versions": {"uno_env": uno_env.__version__, "sb3_contrib": sb3_contrib.__version__,
                          "torch": torch.__version__, "numpy": np.__version__, "python": platform.python_version()}}
+    for opponents in ("random", "heuristic"):
+        for n_envs in (64, 1024):
+            print(json.dumps({**base, "path": "env_only", **bench_env(args, opponents, n_envs)}), flush=True)
+    if args.env_only:
+        return 0
     native = bench_native(args)
     print(json.dumps({**base, "path": "native_vecenv", "n_envs": args.n_envs, "samples_per_s": round(native, 1)}),
           flush=True)

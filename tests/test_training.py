@@ -11,9 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import agents
 from agents.policy import ModelMismatchError, PolicyAgent
 from training.evaluate import play_match, wilson
 from training.train_ppo import Args, parse_args
+from uno_env import VecGame
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ["--opponents", "random", "--n-envs", "8", "--n-steps", "64", "--batch-size", "256", "--n-epochs", "1",
@@ -34,6 +36,15 @@ def test_a_short_training_run_writes_the_run_folder(tmp_path):
     evals = [json.loads(x) for x in (run / "eval.jsonl").read_text().splitlines()]
     assert evals and 0 <= evals[-1]["random"]["win_rate"] <= 1
     assert list((run / "tb").iterdir())
+    # shipping a checkpoint records where it came from, and the agent loads and plays legally
+    from training.ship import main as ship_main
+    assert ship_main(["--run", str(run), "--checkpoint", "latest", "--name", "tiny", "--out-dir",
+                      str(tmp_path / "models"), "--command", "train it", "--train-seconds", "1"]) == 0
+    meta = json.loads((tmp_path / "models" / "tiny.json").read_text())
+    assert meta["trained_steps"] >= 1024 and meta["command"] == "train it" and meta["training_evaluations"]
+    game = VecGame("standard_en", 2, batch_size=8, seed=0)
+    actions = agents.load(str(tmp_path / "models" / "tiny.json"), game=game).act(game.observe(), game.legal_mask())
+    assert game.legal_mask()[np.arange(8), actions].all()
 
 
 def test_training_killed_mid_run_resumes_from_the_last_checkpoint(tmp_path):
