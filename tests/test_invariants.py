@@ -29,3 +29,17 @@ def test_random_play_keeps_every_invariant(rules, players):
 def test_the_deck_has_the_documented_size():
     for rules, n in (("standard_en", 108), ("solo_bga", 112), ("flip_jp", 112)):
         assert VecGame(rules, 2).engine.N == n
+
+
+def test_the_soak_script_plays_every_preset_and_player_count_without_a_violation():
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "uno_env.soak", "--rounds", "1250", "--batch", "32"],
+                         capture_output=True, text=True, timeout=600)
+    lines = [json.loads(x) for x in out.stdout.splitlines() if x.strip()]
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    settings = {(x["rules"], x["players"]) for x in lines if "rules" in x}
+    assert len(settings) == 25 and all(x["rounds"] >= 50 for x in lines if "rules" in x)
+    assert lines[-1]["total"] and lines[-1]["violations"] == 0 and lines[-1]["rounds"] >= 1250
