@@ -139,6 +139,13 @@ def test_evaluation_rotates_seats_and_counts_every_game():
     assert all(e.rating_mu is not None for e in res.entries)
 
 
+def test_openskill_ratings_order_agents_as_their_wins_do():
+    res = play_match(["heuristic", "random", "random"], "standard_en", 3, games=300, seed=0, batch_size=100)
+    heuristic, *randoms = res.entries
+    assert heuristic.win_rate > 0.8
+    assert all(heuristic.rating_mu - heuristic.rating_sigma > r.rating_mu + r.rating_sigma for r in randoms)
+
+
 def test_evaluation_script_writes_json_markdown_and_plot(tmp_path):
     out = subprocess.run([sys.executable, "-m", "training.evaluate", "--agents", "random,random", "--games", "60",
                           "--no-progress", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,

@@ -11,7 +11,8 @@ round (a hand) by default, or a whole game to the target with ``--episode game``
 
 Reported per table entry: wins, win rate with a 95% Wilson interval, mean points scored per round
 won, and for tables of more than two an OpenSkill (Plackett-Luce) rating from the rankings of every
-game (the winner first, the others by the points left in their hands).  Results go to the terminal
+game (the winner first, the others tied: what the round's win/loss reward counts; ranking the losers
+by the points left in their hands would reward hoarding nothing but low cards, not winning).  Results go to the terminal
 as a markdown table and, with ``--out``, to ``results.json``, ``results.md`` and ``results.png``.
 """
 
@@ -123,7 +124,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     points = np.zeros(P, np.int64)
     done = 0
     void = 0
-    rankings: list[list[int]] = []
+    rankings: list[int] = []  # the winning slot of each game
     want_ratings = (P > 2) if ratings is None else ratings
     bar = None
     if progress:
@@ -152,8 +153,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
             game.next_round(cont)
         if finished.size:
             take = finished
-            vals = engine.hand_values(st, take)
-            for r, v in zip(take, vals):
+            for r in take:
                 rot = rotation[r]
                 if episode == "round":
                     w = int(st.winner[r])
@@ -166,8 +166,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
                 wins[slot] += 1
                 points[slot] += int(st.round_points[r])
                 if want_ratings:
-                    order = [w] + sorted((s for s in range(P) if s != w), key=lambda s: v[s])
-                    rankings.append([(s - rot) % P for s in order])
+                    rankings.append(slot)
             done += take.size
             if bar is not None:
                 bar.update(take.size)
@@ -200,17 +199,19 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     return result
 
 
-def _ratings(rankings: list[list[int]], P: int) -> list[tuple[float, float]]:
-    """OpenSkill Plackett-Luce ratings of the seat slots from per-game rankings (best first)."""
+def _ratings(winners: list[int], P: int) -> list[tuple[float, float]]:
+    """OpenSkill Plackett-Luce ratings of the seat slots from each game's winner (the others tied).
+
+    The agents are fixed, so their skill does not drift: ``tau=0`` (no added variance per game) makes
+    the ratings an estimate over all the games, whose sigma shrinks with their number. (The default tau
+    keeps sigma near 1.6 and lets the last few hundred games decide mu.)"""
     from openskill.models import PlackettLuce
 
-    model = PlackettLuce()
+    model = PlackettLuce(tau=0.0)
     players = [model.rating(name=str(s)) for s in range(P)]
-    for order in rankings:
-        teams = [[players[s]] for s in order]
-        updated = model.rate(teams, ranks=list(range(P)))
-        for s, team in zip(order, updated):
-            players[s] = team[0]
+    for w in winners:
+        updated = model.rate([[p] for p in players], ranks=[0 if s == w else 1 for s in range(P)])
+        players = [team[0] for team in updated]
     return [(float(p.mu), float(p.sigma)) for p in players]
 
 
