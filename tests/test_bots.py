@@ -254,3 +254,21 @@ def test_heuristic_jumps_in():
     bot = agents.load("heuristic", game=game)
     a = bot.act(game.observe(seats=[1], rows=[0]), game.state.mask[:1])
     assert game.action_name(int(a[0])) == "play R5"
+
+
+def test_a_person_can_play_a_round_against_the_shipped_four_player_agent():
+    """``uno play --opponents ppo-standard_en-4p``: the person always takes the first listed move."""
+    pytest.importorskip("sb3_contrib")
+    if "ppo-standard_en-4p" not in agents.shipped():
+        pytest.skip("the 4-player agent is not shipped")
+    import argparse
+
+    from uno_env.cli import play
+
+    lines = []
+    answers = iter(["0"] * 3000)  # the first legal move each time, and "next round" until the game ends
+    args = argparse.Namespace(rules="standard_en", players=4, seed=3, plain=True, seat=0,
+                              opponents="ppo-standard_en-4p")
+    assert play(args, inp=lambda prompt: next(answers, "q"), out=lines.append) == 0
+    text = "\n".join(map(str, lines))
+    assert "ppo-standard_en-4p_1" in text and "game over" in text and "round over:" in text
