@@ -68,6 +68,16 @@ def test_training_killed_mid_run_resumes_from_the_last_checkpoint(tmp_path):
     assert MaskablePPO.load(str(tmp_path / "killed" / "model.zip")).num_timesteps >= saved + 1024
 
 
+def test_hyperparameters_given_on_resume_take_effect(tmp_path):
+    _train(tmp_path, "--run-name", "anneal", "--total-steps", "512", "--eval-every", "0", "--checkpoint-every", "512")
+    out = _train(tmp_path, "--run-name", "anneal", "--total-steps", "1024", "--eval-every", "0", "--resume",
+                 "--learning-rate", "1e-5", "--ent-coef", "0.02")
+    assert "resuming with learning_rate=1e-05 (was 0.0003), ent_coef=0.02 (was 0.01)" in out.stdout
+    from sb3_contrib import MaskablePPO
+    model = MaskablePPO.load(str(tmp_path / "anneal" / "model.zip"))
+    assert model.lr_schedule(1.0) == 1e-5 and model.ent_coef == 0.02
+
+
 def test_resuming_from_a_truncated_checkpoint_is_a_clear_error(tmp_path):
     _train(tmp_path, "--run-name", "bad", "--total-steps", "512", "--eval-every", "0", "--checkpoint-every", "512")
     latest = tmp_path / "bad" / "checkpoints" / "latest.zip"

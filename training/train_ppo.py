@@ -72,7 +72,9 @@ class Args:
     bc_learning_rate: float = field(default=1e-3, metadata={"help": "Adam learning rate of the warm start"})
     league: int = field(default=0, metadata={"help": "self-play snapshots kept among the opponents (0: off)"})
     league_every: int = field(default=250_000, metadata={"help": "steps between self-play snapshots"})
-    resume: bool = field(default=False, metadata={"help": "continue runs/NAME from its latest checkpoint"})
+    resume: bool = field(default=False, metadata={
+        "help": "continue runs/NAME from its latest checkpoint (PPO hyperparameters given take effect, "
+                "e.g. a lower --learning-rate)"})
     progress: bool = field(default=True, metadata={"help": "show a progress bar"})
     device: str = field(default="cpu", metadata={"help": "torch device"})
     torch_threads: int = field(default=0, metadata={"help": "torch CPU threads (0: torch's default)"})
@@ -130,6 +132,26 @@ def load_checkpoint(path: Path, env, device: str):
         raise CheckpointError(f"checkpoint {path} is corrupt or truncated and cannot be loaded "
                               f"({type(exc).__name__}: {exc}); delete it or resume from "
                               f"checkpoints/step_N.zip") from None
+
+
+TUNABLE = ("learning_rate", "ent_coef", "clip_range", "n_epochs", "batch_size", "gamma", "gae_lambda")
+
+
+def apply_hyperparameters(model, args: Args, saved: dict) -> dict:
+    """On ``--resume``, the PPO hyperparameters given that differ from the run's saved configuration
+    take effect (the checkpoint otherwise keeps its own); returns ``{name: (new, old)}``."""
+    from stable_baselines3.common.utils import get_schedule_fn
+
+    changed = {k: (getattr(args, k), saved.get(k)) for k in TUNABLE if getattr(args, k) != saved.get(k)}
+    for key, (value, _) in changed.items():
+        if key == "learning_rate":
+            model.learning_rate = value
+            model._setup_lr_schedule()  # the optimizer reads lr_schedule at every update
+        elif key == "clip_range":
+            model.clip_range = get_schedule_fn(value)
+        else:
+            setattr(model, key, value)
+    return changed
 
 
 def make_callback(args: Args, run: Path, env, eval_game):
@@ -284,6 +306,9 @@ def train(args: Args) -> Path:
     if args.resume:
         model = load_checkpoint(run / "checkpoints" / "latest.zip", env, args.device)
         print(f"resuming {run} at step {model.num_timesteps}", flush=True)
+        changed = apply_hyperparameters(model, args, saved)
+        if changed:  # e.g. a lower learning rate to anneal a long run
+            print("resuming with " + ", ".join(f"{k}={v!r} (was {w!r})" for k, (v, w) in changed.items()), flush=True)
     else:
         arch = parse_net_arch(args.net_arch)
         model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,
