@@ -23,10 +23,10 @@ import numpy as np
 
 try:
     from benchmarks.common import emit, machine, median, rounded, versions
-    from benchmarks.peers import _window, pettingzoo_uno, rlcard_env
+    from benchmarks.peers import _window, aec_round, pettingzoo_uno, rlcard_env
 except ImportError:  # run as a script: benchmarks/ itself is on sys.path
     from common import emit, machine, median, rounded, versions
-    from peers import _window, pettingzoo_uno, rlcard_env
+    from peers import _window, aec_round, pettingzoo_uno, rlcard_env
 
 from uno_env import uno_v0
 from uno_env.core.actions import PLAY
@@ -38,21 +38,12 @@ def ours(rules: str, players: int, seconds: float, warmup: float, seed: int = 0)
     choice = random.Random(seed).choice
     is_play = env.unwrapped.game.engine.A_KIND == PLAY
 
-    def play_round() -> int:
-        env.reset()
-        n = 0
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-            else:
-                mask = obs["action_mask"].astype(bool)
-                plays = mask & is_play
-                env.step(int(choice(np.flatnonzero(plays if plays.any() else mask))))
-                n += 1
-        return n
+    def pick(mask: np.ndarray) -> int:  # RLCard's random agent: a random legal play, else any legal action
+        legal = mask.astype(bool)
+        plays = legal & is_play
+        return int(choice(np.flatnonzero(plays if plays.any() else legal)))
 
-    return _window(play_round, seconds, warmup)
+    return _window(aec_round(env, pick), seconds, warmup)
 
 
 def main(argv=None) -> int:

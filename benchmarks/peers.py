@@ -148,13 +148,11 @@ def make_pettingzoo_uno(**kwargs):
     return env
 
 
-def pettingzoo_uno(seconds: float = 2.0, warmup: float = 0.3, seed: int = 0) -> dict:
-    """The rebuilt ``uno_v4`` AEC env stepped with random legal actions through ``agent_iter``: steps/s."""
-    env = make_pettingzoo_uno()
-    env.reset(seed=seed)
-    choice = random.Random(seed).choice
-
-    def play_game() -> int:
+def aec_round(env, pick: Callable[[np.ndarray], int]) -> Callable[[], int]:
+    """One round of an AEC env through the standard loop (``agent_iter`` / ``last`` / ``step``), the
+    acting agent's action from ``pick(action_mask)``; returns the number of steps with an action (the
+    ``None`` steps of finished agents run but are not counted)."""
+    def play_round() -> int:
         env.reset()
         n = 0
         for _agent in env.agent_iter():
@@ -162,10 +160,19 @@ def pettingzoo_uno(seconds: float = 2.0, warmup: float = 0.3, seed: int = 0) -> 
             if terminated or truncated:
                 env.step(None)
             else:
-                env.step(int(choice(np.flatnonzero(obs["action_mask"]))))
+                env.step(pick(obs["action_mask"]))
                 n += 1
         return n
 
+    return play_round
+
+
+def pettingzoo_uno(seconds: float = 2.0, warmup: float = 0.3, seed: int = 0) -> dict:
+    """The rebuilt ``uno_v4`` AEC env stepped with random legal actions through ``agent_iter``: steps/s."""
+    env = make_pettingzoo_uno()
+    env.reset(seed=seed)
+    choice = random.Random(seed).choice
+    play_game = aec_round(env, lambda mask: int(choice(np.flatnonzero(mask))))
     return {"peer": "pettingzoo uno_v4 (rebuilt)", "players": 2, **_window(play_game, seconds, warmup)}
 
 

@@ -124,7 +124,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     points = np.zeros(P, np.int64)
     done = 0
     void = 0
-    rankings: list[int] = []  # the winning slot of each game
+    winners: list[int] = []  # the winning slot of each game, for the ratings
     want_ratings = (P > 2) if ratings is None else ratings
     bar = None
     if progress:
@@ -166,7 +166,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
                 wins[slot] += 1
                 points[slot] += int(st.round_points[r])
                 if want_ratings:
-                    rankings.append(slot)
+                    winners.append(slot)
             done += take.size
             if bar is not None:
                 bar.update(take.size)
@@ -188,7 +188,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     seconds = time.perf_counter() - t0
     counted = done - void
     result = MatchResult(str(game.rules.name), P, episode, done, seconds, names, void_games=void)
-    mus = _ratings(rankings, P) if want_ratings and rankings else None
+    mus = _ratings(winners, P) if want_ratings and winners else None
     for s in range(P):
         lo, hi = wilson(int(wins[s]), counted)
         entry = EntryResult(s, names[s], counted, int(wins[s]), wins[s] / max(1, counted), (lo, hi),

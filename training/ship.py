@@ -21,6 +21,8 @@ MODELS = Path(__file__).resolve().parent.parent / "agents" / "models"
 
 def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: float | None,
          out_dir: Path = MODELS) -> Path:
+    from sb3_contrib import MaskablePPO
+
     from agents.policy import PolicyAgent
     from uno_env import VecGame
 
@@ -33,9 +35,12 @@ def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: flo
         have = sorted(p.name for p in (run / "checkpoints").glob("*.zip"))
         raise FileNotFoundError(f"no checkpoint {ckpt.name} in {run / 'checkpoints'}; there are {have}")
     game = VecGame(cfg["rules"], cfg["players"])
-    agent = PolicyAgent.from_sb3(ckpt, game=game, name=name)
-    from sb3_contrib import MaskablePPO
-    steps = int(MaskablePPO.load(str(ckpt), device="cpu").num_timesteps)
+    model = MaskablePPO.load(str(ckpt), device="cpu")
+    if model.observation_space.shape != (game.observation_size,):
+        raise ValueError(f"{ckpt} takes observations of size {model.observation_space.shape}, but "
+                         f"{cfg['rules']} with {cfg['players']} players has ({game.observation_size},)")
+    agent = PolicyAgent(model.policy, name=name)
+    steps = int(model.num_timesteps)
     evals = []
     if (run / "eval.jsonl").exists():
         evals = [json.loads(line) for line in (run / "eval.jsonl").read_text().splitlines() if line.strip()]
