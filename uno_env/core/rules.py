@@ -145,6 +145,9 @@ class Engine:
         self.CATCH_IDS = np.flatnonzero(A.kind == CATCH)
         self.CHOOSE_IDS = np.flatnonzero(A.kind == CHOOSE)
         self.CHOOSE_SIDE = (A.color[self.CHOOSE_IDS] >= 4).astype(np.int8)
+        j = np.arange(_CHAIN_WINDOW)  # SEATS_AHEAD[2 * seat + (direction > 0), j]: j turns on
+        self.SEATS_AHEAD = np.stack([(s + j * d) % P for s in range(P) for d in (-1, 1)]).astype(np.intp)
+        self.N_CHOOSE = np.bincount(self.CHOOSE_SIDE, minlength=2).astype(np.int16)  # per side
         self.log: list | None = None  # when a list: (row, seat, action) of every action applied
 
     def _build_tables(self) -> None:
@@ -373,7 +376,8 @@ class Engine:
     # ================================================================== legality
     def _top_face(self, st: State, R: np.ndarray) -> np.ndarray:
         S = _sel(R)
-        return self.KF[st.side[S], st.discard[R, st.disc_n[S] - 1]]
+        top = st.discard.reshape(-1)[R * self.N + st.disc_n[S] - 1]  # a flat gather: one index array
+        return self.KF[st.side[S], top] if self.two_sided else top.astype(np.intp)  # one side: face = kind
 
     def _holds(self, st: State, R, seats, bits) -> np.ndarray:
         """(n,) whether each seat holds a kind in ``bits`` ((W,) or (n, W) bitmasks)."""
@@ -457,31 +461,43 @@ class Engine:
         pend = phase == PENDING
         chal = st.challengeable[S]
         can_draw = (st.draw_n[S] > 0) | (st.disc_n[S] > 1)
-        m[:, self.ID[DRAW]] = (turn & ((c.voluntary_draw & can_draw) | ~anyplay)) | (pend & ~chal)
-        m[:, self.ID[KEEP]] = (phase == DRAWN) & (c.drawn_card_play != "forced")
-        m[:, self.ID[PASS]] = (phase == JUMP) | (phase == DEFLECT)
-        m[:, self.ID[CHALLENGE]] = pend & chal
-        m[:, self.ID[ACCEPT]] = pend & chal
+        draw = (turn & ((c.voluntary_draw & can_draw) | ~anyplay)) | (pend & ~chal)
+        keep = (phase == DRAWN) & (c.drawn_card_play != "forced")
+        passing = (phase == JUMP) | (phase == DEFLECT)
+        answer = pend & chal
+        m[:, self.ID[DRAW]] = draw
+        m[:, self.ID[KEEP]] = keep
+        m[:, self.ID[PASS]] = passing
+        m[:, self.ID[CHALLENGE]] = answer
+        m[:, self.ID[ACCEPT]] = answer
+        # legal non-play actions, counted from the flags (cheaper than summing the mask's columns)
+        extra = draw.astype(np.int16) + keep + passing + answer
+        extra += answer  # challenge and accept
         if self.enforce != "off":
-            m[:, self.ID[UNO]] = (st.hand_n[R, actor] == 2) & ~st.declared[S] & anyplay
+            uno = (st.hand_n[R, actor] == 2) & ~st.declared[S] & anyplay
+            m[:, self.ID[UNO]] = uno
+            extra += uno
             if self.enforce == "catch":
                 v = st.vulnerable[S]
                 if v.any():
                     v = v.copy()
                     v[np.arange(n), actor] = False
                     m[:, self.CATCH_IDS] = v
-        ch = phase == PH_CHOOSE
-        if ch.any():
-            m[:, self.CHOOSE_IDS] = ch[:, None] & (self.CHOOSE_SIDE[None, :] == side[:, None])
+                    extra += v.sum(1, dtype=np.int16)
+        ch = np.flatnonzero(phase == PH_CHOOSE)
+        if ch.size:  # the other rows' choose columns are already False
+            m[ch[:, None], self.CHOOSE_IDS] = self.CHOOSE_SIDE[None, :] == side[ch, None]
+            extra[ch] += self.N_CHOOSE[side[ch]]
         over = phase == OVER
         if over.any():
             m[over] = False
+            extra[over] = 0
         st.mask[S] = m
         if self.two_sided:
             st.nlegal[S] = m.view(np.uint8).sum(1, dtype=np.int16)
         else:
             nplay = sum(k * np.bitwise_count(bits & g).sum(1, dtype=np.int16) for k, g in self.PLAY_GROUPS)
-            st.nlegal[S] = nplay + m[:, self.N_PLAY:].view(np.uint8).sum(1, dtype=np.int16)
+            st.nlegal[S] = nplay + extra
 
     # ================================================================== step
     def step(self, st: State, actions: np.ndarray, autoreset: bool = False) -> StepResult:
@@ -733,13 +749,14 @@ class Engine:
         d = st.direction[R].astype(np.intp)
         j = np.arange(J)[None, :]
         actor = st.actor[R].astype(np.intp)
-        seat = (actor[:, None] + j * d[:, None]) % P  # (n, J)
+        seat = self.SEATS_AHEAD[actor * 2 + (d > 0)]  # (n, J): the seats j turns on from the actor
         dn = st.draw_n[R].astype(np.intp)
-        card = st.draw[R[:, None], np.maximum(dn[:, None] - 1 - j, 0)].astype(np.intp)  # seat j's card
-        hp = has_play[ar[:, None], seat]
+        card = st.draw.reshape(-1)[(R * self.N)[:, None] + np.maximum(dn[:, None] - 1 - j, 0)].astype(np.intp)
+        hp = has_play.reshape(-1)[(ar * P)[:, None] + seat]  # (n, J): seat j holds a playable card
         hp[:, 0] = False
-        if c.drawn_card_play != "never":
-            dp = ((playb[ar[:, None], self.KWORD[card]] & self.KBIT[card]) != 0) & (j < dn[:, None])
+        if c.drawn_card_play != "never":  # seat j's card (from the top) is playable
+            word = playb[:, 0, None] if self.W == 1 else playb.reshape(-1)[(ar * self.W)[:, None] + self.KWORD[card]]
+            dp = ((word & self.KBIT[card]) != 0) & (j < dn[:, None])
         else:
             dp = np.zeros((n, J), bool)
         stop = hp | dp
@@ -761,7 +778,9 @@ class Engine:
             st.turns[Rt] += L[take].astype(np.int32)
             st.declared[Rt] = False
             drew = np.arange(J)[None, :] < L[take][:, None]
-            st.drew_on[np.repeat(Rt, drew.sum(1)), seat[take][drew]] = np.repeat(st.color[Rt], drew.sum(1))
+            cell = (Rt * P)[:, None] + seat[take]  # flat (game, seat); cells past L repeat cell 0's write
+            cell = cell[:, :1] + (cell - cell[:, :1]) * drew
+            st.drew_on.reshape(-1)[cell] = st.color[Rt][:, None]
             if self.log is not None:
                 draw_id = self.ID[DRAW]
                 for i in take.tolist():
@@ -1187,17 +1206,18 @@ class Engine:
             return last
         if m == 1:
             i = np.flatnonzero(k == 1) if k.min() == 0 else slice(None)
-            Ri, si = R[i], seats[i]
-            card = st.draw[Ri, st.draw_n[Ri] - 1].astype(np.intp)
-            st.hands[Ri, si, card] += 1
-            st.held[Ri, si, self.KWORD[card]] |= self.KBIT[card]
-            st.hand_n[Ri, si] += 1
+            Ri = R[i]
+            card = st.draw.reshape(-1)[Ri * self.N + st.draw_n[Ri] - 1].astype(np.intp)
+            fs = Ri * self.P + seats[i]  # flat (game, seat)
+            st.hands.reshape(-1)[fs * self.K + card] += 1
+            st.held.reshape(-1)[fs * self.W + self.KWORD[card]] |= self.KBIT[card]
+            st.hand_n.reshape(-1)[fs] += 1
             st.draw_n[Ri] -= 1
             last[i] = card
         else:
             j = np.arange(m)[None, :]
             pos = np.maximum(st.draw_n[R][:, None] - 1 - j, 0)
-            cards = st.draw[R[:, None], pos].astype(np.intp)
+            cards = st.draw.reshape(-1)[(R * self.N)[:, None] + pos].astype(np.intp)
             st.draw_n[R] -= k.astype(np.int16)
             self._add_cards(st, R, np.broadcast_to(seats[:, None], cards.shape), cards, k)
             has = k > 0
@@ -1208,15 +1228,23 @@ class Engine:
         """Row ``R[i]``: seat ``seats[i, j]`` takes card ``cards[i, j]`` for ``j < counts[i]``.
         One pass per card position, so each pass touches a game once (plain fancy ``+=``, which is
         several times faster than ``np.add.at``)."""
+        m = int(counts.max()) if counts.size else 0
+        if m == 0:
+            return
         hf, nf, bf = st.hands.reshape(-1), st.hand_n.reshape(-1), st.held.reshape(-1)
-        P, K, W = self.P, self.K, self.W
-        for j in range(int(counts.max()) if counts.size else 0):
-            i = np.flatnonzero(counts > j)
-            fs = R[i] * P + seats[i, j]
-            c = cards[i, j]
-            hf[fs * K + c] += 1
-            nf[fs] += 1
-            bf[fs * W + self.KWORD[c]] |= self.KBIT[c]
+        cards = cards[:, :m]
+        fs = R[:, None] * self.P + seats[:, :m]  # flat (game, seat), (n, m)
+        hk = fs * self.K + cards  # flat (game, seat, kind)
+        if self.W > 1:
+            hw, bits = fs * self.W + self.KWORD[cards], self.KBIT[cards]
+        else:
+            hw, bits = fs, self.KBIT[cards]
+        everyone = counts.min() >= m  # no row stops early
+        for j in range(m):
+            i = slice(None) if everyone else np.flatnonzero(counts > j)
+            hf[hk[i, j]] += 1
+            nf[fs[i, j]] += 1
+            bf[hw[i, j]] |= bits[i, j]
 
     def _reshuffle(self, st: State, R) -> None:
         """Shuffle the discard pile, less its top card, into a new draw pile (RULES.md 1.4).
