@@ -1219,7 +1219,10 @@ class Engine:
             pos = np.maximum(st.draw_n[R][:, None] - 1 - j, 0)
             cards = st.draw.reshape(-1)[(R * self.N)[:, None] + pos].astype(np.intp)
             st.draw_n[R] -= k.astype(np.int16)
-            self._add_cards(st, R, np.broadcast_to(seats[:, None], cards.shape), cards, k)
+            if m >= 3:  # penalties: one count matrix beats a pass per card
+                self._add_to_seat(st, R, seats, cards, k)
+            else:
+                self._add_cards(st, R, np.broadcast_to(seats[:, None], cards.shape), cards, k)
             has = k > 0
             last[has] = cards[np.flatnonzero(has), k[has] - 1]
         return last
@@ -1245,6 +1248,26 @@ class Engine:
             hf[hk[i, j]] += 1
             nf[fs[i, j]] += 1
             bf[hw[i, j]] |= bits[i, j]
+
+    def _add_to_seat(self, st: State, R, seats, cards, counts) -> None:
+        """Row ``R[i]``: seat ``seats[i]`` takes ``cards[i, j]`` for ``j < counts[i]`` (a kind may repeat):
+        the copies per kind are counted with one ``bincount`` and added in one scatter."""
+        n, m = cards.shape
+        K = self.K
+        valid = np.arange(m)[None, :] < counts[:, None]
+        fs = R * self.P + seats  # flat (game, seat), one per row
+        idx = np.where(valid, np.arange(n)[:, None] * K + cards, n * K)  # bin n * K: not drawn
+        add = np.bincount(idx.ravel(), minlength=n * K + 1)[:n * K].reshape(n, K)
+        st.hands.reshape(-1, K)[fs] += add.astype(np.int8)
+        st.hand_n.reshape(-1)[fs] += counts.astype(np.int16)
+        bits = self.KBIT[cards] * valid
+        bf = st.held.reshape(-1)
+        if self.W == 1:
+            bf[fs] |= np.bitwise_or.reduce(bits, axis=1)
+        else:
+            word = self.KWORD[cards]
+            for w in range(self.W):
+                bf[fs * self.W + w] |= np.bitwise_or.reduce(bits * (word == w), axis=1)
 
     def _reshuffle(self, st: State, R) -> None:
         """Shuffle the discard pile, less its top card, into a new draw pile (RULES.md 1.4).
