@@ -1331,9 +1331,8 @@ class Engine:
         penalty is applied then."""
         if self.enforce == "off" or (not discard and self.window_discard_only):
             return
-        if not self.window_discard_only and not np.all(in_turn):
-            keep = np.asarray(in_turn)
-            R, actor = R[keep], np.asarray(actor)[keep]
+        if not self.window_discard_only and in_turn is not True and not in_turn.all():
+            R, actor = R[in_turn], np.asarray(actor)[in_turn]
             if R.size == 0:
                 return
         vul = st.vulnerable[R]
