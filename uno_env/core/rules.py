@@ -194,6 +194,11 @@ class Engine:
             for f, x in enumerate(lists):
                 self.FACE_KINDS[f, :len(x)] = x
             self.SIDE_FACES = np.stack([self.F_SIDE == 0, self.F_SIDE == 1])  # (2, F)
+            # refresh reads two kinds per face as one 2-byte word (column K of the padded unpack is
+            # always False), then ORs in the faces shown by more than two kinds
+            self.FACE_PAIRS = np.minimum(self.FACE_KINDS[:, :2], K).ravel()
+            self.MANY_FACES = np.flatnonzero((self.FACE_KINDS < K).sum(1) > 2)
+            self.MANY_REST = self.FACE_KINDS[self.MANY_FACES, 2:].ravel()
 
     # ================================================================== bitmasks
     def pack(self, flags: np.ndarray) -> np.ndarray:
@@ -444,8 +449,12 @@ class Engine:
                 bits[i] = self.SKIPBITS[side[i]] & st.held[R[i], actor[i]]
         ok = self.unpack(bits, pad=self.two_sided)
         if self.two_sided:  # a face is playable if any kind showing it is: 4 kinds (bytes) per face
-            g = ok.view(np.uint8).take(self.FACE_KINDS.ravel(), axis=1).reshape(len(R), self.F, 4)
-            face_ok = (g.view(np.int32)[:, :, 0] != 0) & self.SIDE_FACES[side]
+            u8 = ok.view(np.uint8)
+            face_ok = u8.take(self.FACE_PAIRS, axis=1).view(np.uint16) != 0  # (n, F)
+            if self.MANY_FACES.size:
+                more = u8.take(self.MANY_REST, axis=1).view(np.uint16) != 0
+                face_ok[:, self.MANY_FACES] |= more
+            face_ok &= self.SIDE_FACES[side]
         else:
             face_ok = ok
         n = len(R)
@@ -1078,7 +1087,8 @@ class Engine:
         among held cards showing that face one is taken at random (weighted by copies)."""
         cand = self.FACE_KINDS[face]  # (n, 4), padded with K
         real = cand < self.K
-        cnt = st.hands[R[:, None], actor[:, None], np.minimum(cand, self.K - 1)].astype(np.int64) * real
+        cell = ((R * self.P + actor) * self.K)[:, None] + np.minimum(cand, self.K - 1)
+        cnt = st.hands.reshape(-1)[cell].astype(np.int64) * real
         kind = cand[np.arange(len(R)), (cnt > 0).argmax(1)]
         amb = np.flatnonzero((cnt > 0).sum(1) > 1)
         if amb.size:
@@ -1116,11 +1126,12 @@ class Engine:
         """Turn the game over (RULES.md 7.4); returns whether the new top card is a wild."""
         st.side[R] ^= 1
         j = np.arange(self.N)[None, :]
+        base = (R * self.N)[:, None]  # flat gathers: the first n cards reversed, the rest in place
         if self.config.flip_discard_mode == "invert_pile":
             n = st.disc_n[R][:, None]
-            st.discard[R] = st.discard[R[:, None], np.where(j < n, n - 1 - j, j)]
+            st.discard[R] = st.discard.reshape(-1)[base + np.where(j < n, n - 1 - j, j)]
         n = st.draw_n[R][:, None]
-        st.draw[R] = st.draw[R[:, None], np.where(j < n, n - 1 - j, j)]
+        st.draw[R] = st.draw.reshape(-1)[base + np.where(j < n, n - 1 - j, j)]
         face = self._top_face(st, R)
         wild = self.F_WILD[face]
         st.color[R] = np.where(wild, NO_COLOR, self.F_COLOR[face])
