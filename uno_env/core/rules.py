@@ -534,13 +534,14 @@ class Engine:
         ended = np.flatnonzero(out.round_over)
         if ended.size:
             self.next_rounds(st, ended, settle=False)
-        self.settle(st, live)
-        late = live[st.phase[live] == OVER]  # ended by a forced move (E2, E3)
-        if late.size:
+
+        def deal_on(late: np.ndarray) -> None:  # rounds ended by a forced move (E2, E3, a forced play)
             more = self.result(st, np.zeros(late.size, bool), late)
             for name, arr in zip(StepResult._fields, more):
                 getattr(out, name)[late] = arr
-            self.next_rounds(st, late)
+            self.next_rounds(st, late, settle=False)
+
+        self.settle(st, live, on_over=deal_on)
         return out
 
     def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
@@ -595,15 +596,20 @@ class Engine:
                           np.where(ended, st.winner[R], -1).astype(np.int8),
                           np.where(ended, st.round_points[R], 0), st.scores[R].copy())
 
-    def settle(self, st: State, R: np.ndarray) -> None:
+    def settle(self, st: State, R: np.ndarray, on_over=None) -> None:
         """After ``R`` changed: take every forced move (a single legal action, SCENARIOS.md) until each
         game waits on a real choice, and refresh the masks of ``R``.
 
         Chains of forced draws (a seat with nothing to play draws, the card does not fit, the next seat
         has nothing either...) are the commonest forced moves; ``_draw_chains`` resolves a whole chain
         in one vectorized pass, since neither the top card nor the pile order changes along it.
+
+        ``on_over(rows)``, if given, is called with the rows whose round a forced move ended, once per
+        row; it deals their next round (unsettled), which then joins the next pass, so one loop of
+        passes settles both rounds.
         """
         R = np.asarray(R, np.intp)
+        dealt = None  # (B,) bool: the rows already given to on_over
         for _ in range(_MAX_FORCED_PASSES):
             if R.size == 0:
                 return
@@ -616,9 +622,20 @@ class Engine:
                                                   st.side[Rc].astype(np.intp), self._top_face(st, Rc))
             self.refresh(st, R, bits)
             F = R[st.nlegal[_sel(R)] == 1]
+            if F.size:
+                self.apply(st, F, st.mask[F].argmax(1))
+            if on_over is not None:
+                over = R[st.phase[_sel(R)] == OVER]
+                if over.size and dealt is not None:
+                    over = over[~dealt[over]]  # a round ended twice in one step stays over
+                if over.size:
+                    on_over(over)
+                    if dealt is None:
+                        dealt = np.zeros(st.batch_size, bool)
+                    dealt[over] = True
+                    F = np.sort(np.concatenate([F[st.phase[F] != OVER], over]))
             if F.size == 0:
                 return
-            self.apply(st, F, st.mask[F].argmax(1))
             R = F
         raise RuntimeError("forced moves did not terminate")  # pragma: no cover
 
