@@ -56,6 +56,8 @@ def _sel(R: np.ndarray):
 
 
 _CHAIN_WINDOW = 8  # seats a pass of _draw_chains looks ahead (two laps of 4)
+# effect bits of a face (Engine.F_FX): _play skips the effects no row of the batch needs
+_FX_REVERSE, _FX_SKIP, _FX_SKIP_EVERYONE, _FX_DRAW, _FX_TARGETED, _FX_ROTATE, _FX_FLIP = (1 << i for i in range(7))
 
 
 class StepResult(NamedTuple):
@@ -108,6 +110,10 @@ class Engine:
         self.F_TARGETED = (self.F_SYM == SWAP) | (c.seven_o & (self.F_SYM == 7))
         self.F_ROTATE = (self.F_SYM == SWAP_IN_TURN) | (c.seven_o & (self.F_SYM == 0))
         self.F_IS_DRAW = (self.F_DRAW > 0) | (self.F_SYM == WILD_DRAW_COLOR)
+        self.F_FX = (_FX_REVERSE * (self.F_SYM == REVERSE) | _FX_SKIP * (self.F_SYM == SKIP)
+                     | _FX_SKIP_EVERYONE * (self.F_SYM == SKIP_EVERYONE) | _FX_DRAW * self.F_IS_DRAW
+                     | _FX_TARGETED * self.F_TARGETED | _FX_ROTATE * self.F_ROTATE
+                     | _FX_FLIP * (self.F_SYM == FLIP)).astype(np.int64)  # effect bits of each face
         KF = deck.kind_faces.T.astype(np.intp)  # (2, K)
         self.KF = KF
         self.K_COLOR = self.F_COLOR[KF]
@@ -1009,65 +1015,70 @@ class Engine:
                 guilty[i] = self._guilt(st, R[i], actor[i], side[i])
             st.guilty[R] = guilty
             st.challengeable[R] = restr
-        had_two = st.hand_n[R, actor] == 2
-        flat = (R * self.P + actor) * self.K + kind
+        fs = R * P + actor  # flat (game, seat)
+        hn = st.hand_n.reshape(-1)[fs]
+        had_two = hn == 2
+        out = hn == 1  # the last card
+        flat = fs * self.K + kind
         hf = st.hands.reshape(-1)
         hf[flat] -= 1
         gone = hf[flat] == 0
         if gone.any():  # the last copy of that kind left the hand
             kg = kind[gone]
-            st.held.reshape(-1)[(R[gone] * self.P + actor[gone]) * self.W + self.KWORD[kg]] &= ~self.KBIT[kg]
-        st.hand_n[R, actor] -= 1
-        st.discard[R, st.disc_n[R]] = kind
-        st.disc_n[R] += 1
-        st.pile_counts[R, kind] += 1
+            st.held.reshape(-1)[fs[gone] * self.W + self.KWORD[kg]] &= ~self.KBIT[kg]
+        st.hand_n.reshape(-1)[fs] = hn - 1
+        dn = st.disc_n[R]
+        st.discard.reshape(-1)[R * self.N + dn] = kind
+        st.disc_n[R] = dn + 1
+        st.pile_counts.reshape(-1)[R * self.K + kind] += 1
         st.first_play[R] = False
         st.drawn[R] = -1
         st.passes[R] = 0
         st.origin[R] = actor
-        st.drew_on[R, actor] = -1
+        st.drew_on.reshape(-1)[fs] = -1
         wild = self.F_WILD[face]
         st.color[R] = np.where(sym == SWAP_IN_TURN, FREE, np.where(wild, self.A_COLOR[a], self.F_COLOR[face]))
         # E27: an out-of-turn jump-in is a discard but not the next player beginning a turn
         self._close_windows(st, R, actor, discard=True, in_turn=st.phase[R] != JUMP)
-        out = st.hand_n[R, actor] == 0
         d = st.direction[R].astype(np.intp)
         nseat = (actor + d) % P
         nphase = np.full(n, TURN, np.int8)
         chooser = np.full(n, -1, np.intp)
+        fx = int(np.bitwise_or.reduce(self.F_FX[face]))  # the effects present among these plays
 
-        rv = sym == REVERSE
-        if rv.any():
+        if fx & _FX_REVERSE:
+            rv = sym == REVERSE
             st.direction[R[rv]] = -d[rv]
             if P == 2 and c.two_player_reverse == "skip":  # E24
                 nseat[rv] = actor[rv]
             else:
                 nseat[rv] = (actor[rv] - d[rv]) % P
-        sk = np.flatnonzero(sym == SKIP)
-        if sk.size:
+        sk = np.flatnonzero(sym == SKIP) if fx & _FX_SKIP else ()
+        if len(sk):
             victim = nseat[sk]
             nseat[sk] = (actor[sk] + 2 * d[sk]) % P
             if c.stack_skip:  # the victim may pass the Skip on (RULES.md 1.7, E33)
                 holds = self._holds(st, R[sk], victim, self.SKIPBITS[side[sk]])
                 nseat[sk] = np.where(holds, victim, nseat[sk])
                 nphase[sk] = np.where(holds, DEFLECT, TURN)
-        se = sym == SKIP_EVERYONE
-        if se.any():
+        if fx & _FX_SKIP_EVERYONE:
+            se = sym == SKIP_EVERYONE
             nseat[se] = actor[se]
-        dr = np.flatnonzero(self.F_IS_DRAW[face])
-        if dr.size:
+        dr = np.flatnonzero(self.F_IS_DRAW[face]) if fx & _FX_DRAW else ()
+        if len(dr):
             st.pending[R[dr]] += self.F_DRAW[face[dr]]
             st.pending_color[R[dr]] |= sym[dr] == WILD_DRAW_COLOR
             nphase[dr] = PENDING
         live = ~out
-        sw = np.flatnonzero(self.F_TARGETED[face] & live)
-        if sw.size:
+        sw = np.flatnonzero(self.F_TARGETED[face] & live) if fx & _FX_TARGETED else ()
+        if len(sw):
             self._exchange(st, R[sw], actor[sw], self.A_TARGET[a[sw]].astype(np.intp))
-        ro = np.flatnonzero(self.F_ROTATE[face] & live)
-        if ro.size:
+        ro = np.flatnonzero(self.F_ROTATE[face] & live) if fx & _FX_ROTATE else ()
+        if len(ro):
             self._rotate(st, R[ro], d[ro])
-        fl = np.flatnonzero((sym == FLIP) & (live | (c.flip_as_last_card == "flip_before_scoring")))
-        if fl.size:
+        fl = (np.flatnonzero((sym == FLIP) & (live | (c.flip_as_last_card == "flip_before_scoring")))
+              if fx & _FX_FLIP else ())
+        if len(fl):
             wild_top = self._flip(st, R[fl])
             w = fl[wild_top & live[fl]]
             nphase[w] = PH_CHOOSE
@@ -1094,8 +1105,9 @@ class Engine:
         st.actor[RL] = np.where(nphase[L] == PH_CHOOSE, chooser[L], nseat[L])
         if self.enforce != "off":  # RULES.md 1.5, E16: checked after the whole effect; a seat that
             # did not play from two cards only received its one-card hand (RULES.md 12.10)
-            one = had_two[L] & (st.hand_n[RL, actor[L]] == 1) & ~st.declared[RL]
-            st.vulnerable[RL[one], actor[L][one]] = True
+            fL = fs[L]
+            one = had_two[L] & (st.hand_n.reshape(-1)[fL] == 1) & ~st.declared[RL]
+            st.vulnerable.reshape(-1)[fL[one]] = True
         self._offer_jump_in(st, RL, exclude_origin=True)
 
     # ================================================================== effects
