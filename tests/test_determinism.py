@@ -53,3 +53,14 @@ def test_reset_with_a_seed_replays_the_deal():
     _play(g, 30, seed=0)
     g.reset(7)
     assert [g.snapshot(i) for i in range(2)] == first
+
+
+def test_draw_chains_resolve_the_same_whatever_the_look_ahead_window():
+    """Chains of forced draws are resolved several seats per pass; the window is a speed setting,
+    so a game must be the same with a window of 2 as with the default (incl. more seats than it)."""
+    for rules in ("standard_en", "house_cn", "solo_bga", "flip_jp"):
+        for players in (3, 7, 10):
+            wide = VecGame(rules, players, batch_size=64, seed=players)
+            narrow = VecGame(rules, players, batch_size=64, seed=players)
+            narrow.engine.chain_window = 2
+            assert _play(wide, 150, seed=9) == _play(narrow, 150, seed=9), (rules, players)

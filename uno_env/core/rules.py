@@ -55,7 +55,7 @@ def _sel(R: np.ndarray):
     return slice(None) if R is _ALL.get(R.size) else R
 
 
-_CHAIN_WINDOW = 8  # seats a pass of _draw_chains looks ahead (two laps of 4)
+_CHAIN_WINDOW = 8  # seats a pass of _draw_chains looks ahead by default (two laps of 4)
 # effect bits of a face (Engine.F_FX): _play skips the effects no row of the batch needs
 _FX_REVERSE, _FX_SKIP, _FX_SKIP_EVERYONE, _FX_DRAW, _FX_TARGETED, _FX_ROTATE, _FX_FLIP = (1 << i for i in range(7))
 
@@ -90,6 +90,10 @@ class IllegalActionError(ValueError):
 
 class Engine:
     """Static tables and the batched rules of one configuration (``RuleConfig`` and player count)."""
+
+    #: seats one pass of ``_draw_chains`` looks ahead (2 to 64): a speed setting only, the games
+    #: played do not depend on it (tests/test_determinism.py)
+    chain_window: int = _CHAIN_WINDOW
 
     def __init__(self, config: RuleConfig, num_players: int):
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
@@ -151,7 +155,7 @@ class Engine:
         self.CATCH_IDS = np.flatnonzero(A.kind == CATCH)
         self.CHOOSE_IDS = np.flatnonzero(A.kind == CHOOSE)
         self.CHOOSE_SIDE = (A.color[self.CHOOSE_IDS] >= 4).astype(np.int8)
-        j = np.arange(_CHAIN_WINDOW)  # SEATS_AHEAD[2 * seat + (direction > 0), j]: j turns on
+        j = np.arange(64)  # SEATS_AHEAD[2 * seat + (direction > 0), j]: the seat j turns on
         self.SEATS_AHEAD = np.stack([(s + j * d) % P for s in range(P) for d in (-1, 1)]).astype(np.intp)
         self.N_CHOOSE = np.bincount(self.CHOOSE_SIDE, minlength=2).astype(np.int16)  # per side
         self.log: list | None = None  # when a list: (row, seat, action) of every action applied
@@ -763,7 +767,7 @@ class Engine:
         the end of the draw pile (their seat asked must now draw from an empty pile)."""
         c, P = self.config, self.P
         n = R.size
-        J = _CHAIN_WINDOW  # most chains end within a few seats; longer ones take another pass
+        J = self.chain_window  # most chains end within a few seats; longer ones take another pass
         ar = np.arange(n)
         side = st.side[R].astype(np.intp)
         idx = (self._top_face(st, R) * NC + st.color[R]) * 2 + st.first_play[R]
@@ -781,7 +785,7 @@ class Engine:
         d = st.direction[R].astype(np.intp)
         j = np.arange(J)[None, :]
         actor = st.actor[R].astype(np.intp)
-        seat = self.SEATS_AHEAD[actor * 2 + (d > 0)]  # (n, J): the seats j turns on from the actor
+        seat = self.SEATS_AHEAD[:, :J][actor * 2 + (d > 0)]  # (n, J): the seats j turns on from the actor
         dn = st.draw_n[R].astype(np.intp)
         card = st.draw.reshape(-1)[(R * self.N)[:, None] + np.maximum(dn[:, None] - 1 - j, 0)].astype(np.intp)
         hp = has_play.reshape(-1)[(ar * P)[:, None] + seat]  # (n, J): seat j holds a playable card
@@ -797,7 +801,9 @@ class Engine:
         L = js + by_draw  # cards drawn along the chain
         room = c.max_turns_per_round - st.turns[R]
         done = stop.any(1) & (L <= dn) & (L < room)
-        reach = np.minimum(dn, J)  # no stop in sight: draw as far as this pass sees, then go on
+        # no stop in sight: draw as far as this pass has checked, then go on.  The seat after the last
+        # drawer must be one checked too (position J - 1 at most): the next pass assumes it must draw
+        reach = np.minimum(dn, J - 1)
         short = ~done & (reach < room)
         L = np.where(done, L, np.where(short, reach, 0))
         take = np.flatnonzero(L > 0)
