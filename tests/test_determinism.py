@@ -56,11 +56,16 @@ def test_reset_with_a_seed_replays_the_deal():
 
 
 def test_draw_chains_resolve_the_same_whatever_the_look_ahead_window():
-    """Chains of forced draws are resolved several seats per pass; the window is a speed setting,
-    so a game must be the same with a window of 2 as with the default (incl. more seats than it)."""
+    """Chains of forced draws are resolved several seats per pass, as one draw at a time would: a
+    game must be the same with the default window, a window of 2 (fewer seats than the table) and
+    no chains at all (each forced draw taken through the legal masks)."""
     for rules in ("standard_en", "house_cn", "solo_bga", "flip_jp"):
         for players in (3, 7, 10):
             wide = VecGame(rules, players, batch_size=64, seed=players)
             narrow = VecGame(rules, players, batch_size=64, seed=players)
             narrow.engine.chain_window = 2
-            assert _play(wide, 150, seed=9) == _play(narrow, 150, seed=9), (rules, players)
+            single = VecGame(rules, players, batch_size=64, seed=players)
+            single.engine.chain_window = 0  # one forced draw at a time, through the masks
+            expected = _play(single, 150, seed=9)
+            assert _play(wide, 150, seed=9) == expected, (rules, players)
+            assert _play(narrow, 150, seed=9) == expected, (rules, players)

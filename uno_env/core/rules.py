@@ -91,8 +91,9 @@ class IllegalActionError(ValueError):
 class Engine:
     """Static tables and the batched rules of one configuration (``RuleConfig`` and player count)."""
 
-    #: seats one pass of ``_draw_chains`` looks ahead (2 to 64): a speed setting only, the games
-    #: played do not depend on it (tests/test_determinism.py)
+    #: seats one pass of ``_draw_chains`` looks ahead (2 to 64; 0: no chains, each forced draw takes
+    #: a pass of its own): a speed setting only, the games played do not depend on it
+    #: (tests/test_determinism.py)
     chain_window: int = _CHAIN_WINDOW
 
     def __init__(self, config: RuleConfig, num_players: int):
@@ -625,7 +626,7 @@ class Engine:
                 return
             self._forced_penalties(st, R)
             bits, chain = self._forced_draw_rows(st, R)
-            if chain.size:
+            if chain.size and self.chain_window:
                 self._draw_chains(st, R[chain])
                 Rc = R[chain]  # the chains changed who is asked: recompute those rows
                 bits[chain] = self._playable_bits(st, Rc, st.actor[Rc].astype(np.intp),
