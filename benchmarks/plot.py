@@ -80,7 +80,8 @@ def plot(records: list[dict], metric: str, png: Path, title: str | None = None) 
     players = sorted({r["players"] for r in records})
     v = records[0].get("versions", {})
     fig.suptitle(title or f"uno_env {v.get('uno_env')} core vs RLCard {v.get('rlcard')}, "
-                 f"{'/'.join(map(str, players))} players, numpy {v.get('numpy')}, python {v.get('python')}")
+                 f"{'/'.join(map(str, players))} players\nnumpy {v.get('numpy')}, python {v.get('python')}",
+                 fontsize=10)  # two lines: one panel is narrower than the full title
     fig.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png, dpi=120)
