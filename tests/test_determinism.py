@@ -55,17 +55,17 @@ def test_reset_with_a_seed_replays_the_deal():
     assert [g.snapshot(i) for i in range(2)] == first
 
 
-def test_draw_chains_resolve_the_same_whatever_the_look_ahead_window():
-    """Chains of forced draws are resolved several seats per pass, as one draw at a time would: a
-    game must be the same with the default window, a window of 2 (fewer seats than the table) and
-    no chains at all (each forced draw taken through the legal masks)."""
+def test_forced_moves_taken_in_bulk_give_the_same_games_as_one_at_a_time():
+    """Forced draws are resolved in chains several seats per pass and unanswerable penalties are taken
+    without a pass through the masks; both must play exactly as taking each forced move through the
+    legal masks would (SCENARIOS.md "Decisions and forced moves"), for any look-ahead window,
+    including one shorter than the table."""
     for rules in ("standard_en", "house_cn", "solo_bga", "flip_jp"):
         for players in (3, 7, 10):
-            wide = VecGame(rules, players, batch_size=64, seed=players)
-            narrow = VecGame(rules, players, batch_size=64, seed=players)
-            narrow.engine.chain_window = 2
-            single = VecGame(rules, players, batch_size=64, seed=players)
-            single.engine.chain_window = 0  # one forced draw at a time, through the masks
-            expected = _play(single, 150, seed=9)
-            assert _play(wide, 150, seed=9) == expected, (rules, players)
-            assert _play(narrow, 150, seed=9) == expected, (rules, players)
+            one_at_a_time = VecGame(rules, players, batch_size=64, seed=players)
+            one_at_a_time.engine.bulk_forced_moves = False
+            expected = _play(one_at_a_time, 150, seed=9)
+            for window in (8, 2):
+                bulk = VecGame(rules, players, batch_size=64, seed=players)
+                bulk.engine.chain_window = window
+                assert _play(bulk, 150, seed=9) == expected, (rules, players, window)

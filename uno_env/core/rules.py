@@ -91,10 +91,12 @@ class IllegalActionError(ValueError):
 class Engine:
     """Static tables and the batched rules of one configuration (``RuleConfig`` and player count)."""
 
-    #: seats one pass of ``_draw_chains`` looks ahead (2 to 64; 0: no chains, each forced draw takes
-    #: a pass of its own): a speed setting only, the games played do not depend on it
-    #: (tests/test_determinism.py)
+    #: seats one pass of ``_draw_chains`` looks ahead (2 to 64): a speed setting only, the games
+    #: played do not depend on it (tests/test_determinism.py)
     chain_window: int = _CHAIN_WINDOW
+    #: take forced draws in chains and unanswerable penalties in bulk; ``False`` takes each forced
+    #: move through the legal masks, one pass each: slower, the same games (the tests' reference)
+    bulk_forced_moves: bool = True
 
     def __init__(self, config: RuleConfig, num_players: int):
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
@@ -624,9 +626,10 @@ class Engine:
         for _ in range(_MAX_FORCED_PASSES):
             if R.size == 0:
                 return
-            self._forced_penalties(st, R)
+            if self.bulk_forced_moves:
+                self._forced_penalties(st, R)
             bits, chain = self._forced_draw_rows(st, R)
-            if chain.size and self.chain_window:
+            if chain.size and self.bulk_forced_moves:
                 self._draw_chains(st, R[chain])
                 Rc = R[chain]  # the chains changed who is asked: recompute those rows
                 bits[chain] = self._playable_bits(st, Rc, st.actor[Rc].astype(np.intp),
