@@ -60,12 +60,14 @@ def test_forced_moves_taken_in_bulk_give_the_same_games_as_one_at_a_time():
     without a pass through the masks; both must play exactly as taking each forced move through the
     legal masks would (SCENARIOS.md "Decisions and forced moves"), for any look-ahead window,
     including one shorter than the table."""
-    for rules in ("standard_en", "house_cn", "solo_bga", "flip_jp"):
-        for players in (3, 7, 10):
-            one_at_a_time = VecGame(rules, players, batch_size=64, seed=players)
-            one_at_a_time.engine.bulk_forced_moves = False
-            expected = _play(one_at_a_time, 150, seed=9)
-            for window in (8, 2):
-                bulk = VecGame(rules, players, batch_size=64, seed=players)
-                bulk.engine.chain_window = window
-                assert _play(bulk, 150, seed=9) == expected, (rules, players, window)
+    settings = [(rules, players, {}, 150) for rules in ("standard_en", "house_cn", "solo_bga", "flip_jp")
+                for players in (3, 7, 10)]
+    settings.append(("standard_en", 10, {"hand_size": 9}, 400))  # 18 cards left: empty piles, passes (E1)
+    for rules, players, options, steps in settings:
+        one_at_a_time = VecGame(rules, players, batch_size=64, seed=players, **options)
+        one_at_a_time.engine.bulk_forced_moves = False
+        expected = _play(one_at_a_time, steps, seed=9)
+        for window in (8, 2):
+            bulk = VecGame(rules, players, batch_size=64, seed=players, **options)
+            bulk.engine.chain_window = window
+            assert _play(bulk, steps, seed=9) == expected, (rules, players, options, window)
