@@ -589,9 +589,10 @@ class Engine:
     def result(self, st: State, was_over: np.ndarray, R: np.ndarray | None = None) -> StepResult:
         """What happened in rows ``R`` (default: all) since ``was_over`` (their phase-OVER flags)."""
         P = self.P
-        R = np.arange(st.batch_size) if R is None else R
+        R = all_rows(st.batch_size) if R is None else R
+        S = _sel(R)  # the whole batch: views instead of gathers
         n = R.size
-        ended = (st.phase[R] == OVER) & ~was_over
+        ended = (st.phase[S] == OVER) & ~was_over
         rewards = np.zeros((n, P), np.float32)
         game_rewards = np.zeros((n, P), np.float32)
         e = np.flatnonzero(ended)
@@ -605,9 +606,9 @@ class Engine:
             g = e[st.game_over[R[e]]]
             if g.size:
                 game_rewards[g] = np.where(self.game_winners(st, R[g]), 1.0, -1.0)
-        return StepResult(ended, rewards, ended & st.game_over[R], game_rewards, ended & st.truncated[R],
-                          np.where(ended, st.winner[R], -1).astype(np.int8),
-                          np.where(ended, st.round_points[R], 0), st.scores[R].copy())
+        return StepResult(ended, rewards, ended & st.game_over[S], game_rewards, ended & st.truncated[S],
+                          np.where(ended, st.winner[S], -1).astype(np.int8),
+                          np.where(ended, st.round_points[S], 0), st.scores[S].copy())
 
     def settle(self, st: State, R: np.ndarray, on_over=None) -> None:
         """After ``R`` changed: take every forced move (a single legal action, SCENARIOS.md) until each
