@@ -6,15 +6,26 @@ environment (imported lazily, so the core never pulls in PettingZoo).
 
 from .core import PRESETS, IllegalActionError, PositionError, RuleConfig, StepResult, VecGame, make_rules
 
-__version__ = "0.1.0"
-ENV_VERSION = "uno_v0"
+__version__ = "0.2.0"
+ENV_VERSION = "uno_v1"
 
 __all__ = ["ENV_VERSION", "PRESETS", "IllegalActionError", "PositionError", "RuleConfig", "StepResult",
            "VecGame", "env", "make_rules", "raw_env", "__version__"]
+
+
+# retired env versions -> what changed (PettingZoo's convention: an old version fails with a clear error)
+RETIRED = {"uno_v0": "uno_v1 fixes chains of forced draws longer than eight seats (9 and 10 players), "
+                     "which changes those seeded games; nothing else differs"}
+
+
+class DeprecatedEnv(ImportError):
+    """A retired environment version was asked for."""
 
 
 def __getattr__(name):
     if name in ("env", "raw_env"):
         from . import aec
         return getattr(aec, name)
+    if name in RETIRED:  # an ImportError, so `from uno_env import uno_v0` reports it
+        raise DeprecatedEnv(f"{name} is retired; use {ENV_VERSION} ({RETIRED[name]})")
     raise AttributeError(f"module 'uno_env' has no attribute {name!r}")

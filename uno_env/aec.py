@@ -1,7 +1,7 @@
-"""UNO as a PettingZoo AEC environment (``uno_v0``), over the batched core with one game.
+"""UNO as a PettingZoo AEC environment (``uno_v1``), over the batched core with one game.
 
 ====================  =============================================================================
-Import                ``from uno_env import uno_v0`` (or ``uno_env.env``, ``uno_env.raw_env``)
+Import                ``from uno_env import uno_v1`` (or ``uno_env.env``, ``uno_env.raw_env``)
 Actions               Discrete; one id per action string (``uno_env.core.actions``)
 Parallel API          No
 Agents                ``player_0`` ... ``player_{P-1}`` (2 to 10)
@@ -63,7 +63,7 @@ def env(**kwargs) -> AECEnv:
 
 
 class raw_env(AECEnv):
-    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v0", "is_parallelizable": False,
+    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v1", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, rules="standard_en", num_players: int = 4, render_mode: str | None = None,
