@@ -78,6 +78,27 @@ def test_hyperparameters_given_on_resume_take_effect(tmp_path):
     assert model.lr_schedule(1.0) == 1e-5 and model.ent_coef == 0.02
 
 
+def test_resumed_discount_and_rollout_length_reach_the_rollout_buffer():
+    """GAE is computed by the rollout buffer with its own gamma and lambda, and its size is n_steps: a
+    changed value on --resume must reach it, not only the model's attribute."""
+    from sb3_contrib import MaskablePPO
+
+    from training.train_ppo import Args, apply_hyperparameters
+    from uno_env.sb3 import UnoVecEnv
+    env = UnoVecEnv("standard_en", 2, 4, ["random"], seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, gamma=0.99, gae_lambda=0.95,
+                        policy_kwargs={"net_arch": [8]}, device="cpu")
+    saved = {"gamma": 0.99, "gae_lambda": 0.95, "n_steps": 32}
+    args = Args(n_steps=48, batch_size=64, gamma=0.9, gae_lambda=0.8)
+    changed = apply_hyperparameters(model, args, {**{k: getattr(args, k) for k in ("learning_rate", "ent_coef",
+                                                  "clip_range", "n_epochs", "batch_size")}, **saved})
+    assert set(changed) == {"gamma", "gae_lambda", "n_steps"}
+    buf = model.rollout_buffer
+    assert (buf.gamma, buf.gae_lambda, buf.buffer_size, buf.n_envs) == (0.9, 0.8, 48, 4)
+    model.learn(48 * 4)  # one rollout of the new length trains
+    assert model.num_timesteps == 48 * 4
+
+
 def test_resuming_from_a_truncated_checkpoint_is_a_clear_error(tmp_path):
     _train(tmp_path, "--run-name", "bad", "--total-steps", "512", "--eval-every", "0", "--checkpoint-every", "512")
     latest = tmp_path / "bad" / "checkpoints" / "latest.zip"

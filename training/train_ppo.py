@@ -134,7 +134,7 @@ def load_checkpoint(path: Path, env, device: str):
                               f"checkpoints/step_N.zip") from None
 
 
-TUNABLE = ("learning_rate", "ent_coef", "clip_range", "n_epochs", "batch_size", "gamma", "gae_lambda")
+TUNABLE = ("learning_rate", "ent_coef", "clip_range", "n_epochs", "batch_size", "gamma", "gae_lambda", "n_steps")
 
 
 def apply_hyperparameters(model, args: Args, saved: dict) -> dict:
@@ -151,6 +151,11 @@ def apply_hyperparameters(model, args: Args, saved: dict) -> dict:
             model.clip_range = get_schedule_fn(value)
         else:
             setattr(model, key, value)
+    if {"gamma", "gae_lambda", "n_steps"} & set(changed):
+        # the rollout buffer keeps its own copies of these (GAE is computed there): build it anew
+        model.rollout_buffer = model.rollout_buffer_class(
+            model.n_steps, model.observation_space, model.action_space, model.device, gamma=model.gamma,
+            gae_lambda=model.gae_lambda, n_envs=model.n_envs, **model.rollout_buffer_kwargs)
     return changed
 
 
