@@ -1,0 +1,23 @@
+"""The version policy, enforced: seeded games may change only together with the env version.
+
+``uno_env.fingerprint`` hashes seeded games of every preset at 2, 3, 4, 7 and 10 players (policy and
+engine integer-only, so the hash does not depend on numpy's random generators).  A speed-up or a
+refactor keeps it; a rules fix that alters any seeded game changes it, and then ``ENV_VERSION`` must
+move on (README "Version policy") and the new fingerprint is pinned here.  For scale: the uno_v0
+engine gives a different fingerprint (its 10-player SOLO games differ: a draw chain longer than the
+look-ahead window), so the pin is sensitive to rare events.
+"""
+
+from uno_env import ENV_VERSION
+from uno_env.fingerprint import fingerprint
+
+PINNED = {"uno_v1": "195a37155fa0568b761915c1a7bd7eed9f07bc5908ed53b0b66f0122bbbe8603"}
+
+
+def test_seeded_games_are_those_pinned_for_this_env_version():
+    assert ENV_VERSION in PINNED, f"pin the fingerprint of {ENV_VERSION}: python -m uno_env.fingerprint"
+    got = fingerprint()["fingerprint"]
+    assert got == PINNED[ENV_VERSION], (
+        f"seeded games changed under {ENV_VERSION} (fingerprint {got}): a change that alters games must bump "
+        f"ENV_VERSION (README 'Version policy') and pin its fingerprint; a pure speed-up must not alter them "
+        f"(python -m uno_env.fingerprint --verbose names the preset and player count)")
