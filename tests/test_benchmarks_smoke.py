@@ -71,3 +71,15 @@ def test_bench_script_smoke_prints_a_json_line(script, bench, keys):
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     records = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     assert records and all(r["bench"] == bench and keys <= r.keys() for r in records)
+
+
+def test_ab_core_times_two_trees_in_alternating_processes(tmp_path):
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "ab_core.py"), str(ROOT), str(ROOT), "--batch-size", "8",
+           "--seconds", "0.05", "--repeats", "1"]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
+    assert [r["bench"] for r in lines] == ["ab_core", "ab_core"]
+    assert lines[0]["rounds_ratio"] == 1.0 and lines[1]["engine_speedup"] > 0
+    bad = subprocess.run([*cmd[:2], str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "is not a source tree of this project" in bad.stderr

@@ -1,0 +1,100 @@
+"""Before/after: the core's speed under two source trees, in alternating child processes.
+
+How the speed-ups of the core were measured: check out the baseline beside the working tree
+(``git worktree add /tmp/base main``), then
+
+    python benchmarks/ab_core.py /tmp/base . --preset house_cn --batch-size 4096
+
+Each window is a fresh Python process that imports ``uno_env`` from one tree, warms a batch up as
+``bench_core.py`` does and times ``--seconds`` of its loop (policy and ``step``); windows alternate
+between the trees so both share the host's noise.  Prints one JSON line per tree (medians of
+``--repeats`` windows) with its ratio to the first tree.  Pair it with ``python -m uno_env.fingerprint``
+in both trees: a speed-up must not change any game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+try:
+    from benchmarks.common import emit, machine, median, rounded
+except ImportError:  # run as a script: benchmarks/ itself is on sys.path
+    from common import emit, machine, median, rounded
+
+HERE = Path(__file__).resolve().parent
+
+_CHILD = r"""
+import json, sys
+sys.path.insert(0, {bench!r})
+import numpy as np
+from bench_core import make_policy, run_steps
+import uno_env
+from uno_env import VecGame
+game = VecGame({preset!r}, num_players={players}, batch_size={batch}, seed=0)
+policy = make_policy(game, "play_first", np.random.default_rng(0))
+run_steps(game, policy, 0.5, min_rounds=3 * {batch}, max_seconds=20.0)
+out = run_steps(game, policy, {seconds})
+out["uno_env_file"] = uno_env.__file__
+print(json.dumps(out))
+"""
+
+
+def window(tree: Path, preset: str, players: int, batch: int, seconds: float) -> dict:
+    """One timed window of ``tree``'s core in a fresh process."""
+    code = _CHILD.format(bench=str(HERE), preset=preset, players=players, batch=batch, seconds=seconds)
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True,
+                          timeout=600)
+    if proc.returncode:
+        raise RuntimeError(f"the window for {tree} failed:\n{proc.stderr[-2000:]}")
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    if not Path(out["uno_env_file"]).resolve().is_relative_to(tree):
+        raise RuntimeError(f"the window for {tree} imported uno_env from {out['uno_env_file']}")
+    return out
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("trees", nargs="+", type=Path, help="source trees (the first is the baseline)")
+    p.add_argument("--preset", default="standard_en")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--batch-size", type=int, default=4096)
+    p.add_argument("--seconds", type=float, default=2.0, help="timed seconds per window")
+    p.add_argument("--repeats", type=int, default=3, help="windows per tree (medians)")
+    p.add_argument("--out", type=Path, default=None, help="also append the JSON lines to this file")
+    args = p.parse_args(argv)
+    trees = [t.resolve() for t in args.trees]
+    for t in trees:
+        if not (t / "uno_env" / "__init__.py").exists():
+            p.error(f"{t} is not a source tree of this project (no uno_env/__init__.py)")
+    runs: dict[Path, list[dict]] = {t: [] for t in trees}
+    for _ in range(args.repeats):
+        for t in trees:
+            runs[t].append(window(t, args.preset, args.players, args.batch_size, args.seconds))
+    out = args.out.open("a") if args.out else None
+    try:
+        base = None
+        for t in trees:
+            w = runs[t]
+            rounds = median([r["rounds"] / r["seconds"] for r in w])
+            engine_us = median([1e6 * r["engine_seconds"] / r["steps"] for r in w])
+            base = base or (rounds, engine_us)
+            emit({"bench": "ab_core", "tree": str(t), "preset": args.preset, "players": args.players,
+                  "batch_size": args.batch_size, "rounds_per_s": rounded(rounds),
+                  "engine_us_per_step": rounded(engine_us), "rounds_ratio": rounded(rounds / base[0], 3),
+                  "engine_speedup": rounded(base[1] / engine_us, 3), "repeats": args.repeats,
+                  "seconds": args.seconds, "machine": machine()}, out)
+    finally:
+        if out:
+            out.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
