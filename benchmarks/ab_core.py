@@ -22,9 +22,9 @@ import sys
 from pathlib import Path
 
 try:
-    from benchmarks.common import emit, machine, median, rounded
+    from benchmarks.common import emit, machine, median, output, rounded
 except ImportError:  # run as a script: benchmarks/ itself is on sys.path
-    from common import emit, machine, median, rounded
+    from common import emit, machine, median, output, rounded
 
 HERE = Path(__file__).resolve().parent
 
@@ -77,8 +77,7 @@ def main(argv=None) -> int:
     for _ in range(args.repeats):
         for t in trees:
             runs[t].append(window(t, args.preset, args.players, args.batch_size, args.seconds))
-    out = args.out.open("a") if args.out else None
-    try:
+    with output(args.out) as out:
         base = None
         for t in trees:
             w = runs[t]
@@ -90,9 +89,6 @@ def main(argv=None) -> int:
                   "engine_us_per_step": rounded(engine_us), "rounds_ratio": rounded(rounds / base[0], 3),
                   "engine_speedup": rounded(base[1] / engine_us, 3), "repeats": args.repeats,
                   "seconds": args.seconds, "machine": machine()}, out)
-    finally:
-        if out:
-            out.close()
     return 0
 
 

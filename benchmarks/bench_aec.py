@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 
 try:
-    from benchmarks.common import emit, machine, median, rounded, versions
+    from benchmarks.common import emit, machine, median, output, rounded, versions
     from benchmarks.peers import _window, aec_round, pettingzoo_uno, rlcard_env
 except ImportError:  # run as a script: benchmarks/ itself is on sys.path
-    from common import emit, machine, median, rounded, versions
+    from common import emit, machine, median, output, rounded, versions
     from peers import _window, aec_round, pettingzoo_uno, rlcard_env
 
 from uno_env import uno_v1
@@ -59,8 +59,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.smoke:
         args.seconds, args.warmup, args.repeats = 0.05, 0.0, 1
-    out = args.out.open("a") if args.out else None
-    try:
+    with output(args.out) as out:
         for rules in args.rules:
             mine, peer, rlc = [], [], []
             for r in range(args.repeats):
@@ -86,9 +85,6 @@ def main(argv=None) -> int:
                              "ratio_vs_rlcard_env": rounded(line["steps_per_s"] / rlc_rate)})
             line.update({"machine": machine(), "versions": versions()})
             emit(line, out)
-    finally:
-        if out:
-            out.close()
     return 0
 
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 
 try:
-    from benchmarks.common import emit, machine, versions
+    from benchmarks.common import emit, machine, output, versions
 except ImportError:  # run as a script
-    from common import emit, machine, versions
+    from common import emit, machine, output, versions
 
 from uno_env import VecGame
 from uno_env.analysis import random_legal
@@ -70,10 +70,8 @@ def main(argv=None) -> int:
             "rss_growth_after_warmup_mib": round((readings[-1] - base) / 2**20, 2),
             "state_bytes_per_game": round(state / args.batch_size, 1),
             "machine": machine(), "versions": versions()}
-    out = args.out.open("a") if args.out else None
-    emit(line, out)
-    if out:
-        out.close()
+    with output(args.out) as out:
+        emit(line, out)
     return 0
 
 

@@ -6,6 +6,7 @@ line, each carrying the versions of the packages measured so lines from differen
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
@@ -13,7 +14,7 @@ import os
 import platform
 import statistics
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -81,9 +82,19 @@ def emit(record: dict, out: IO[str] | None = None) -> None:
         out.flush()
 
 
+@contextlib.contextmanager
+def output(path: Path | None) -> Iterator[IO[str] | None]:
+    """The ``--out`` file opened for appending (``None`` when no path is given), closed afterwards."""
+    if path is None:
+        yield None
+        return
+    with path.open("a") as f:
+        yield f
+
+
 def ratio(a: float | None, b: float | None) -> float | None:
     """``a / b`` to 4 significant digits, or ``None`` when either is missing or ``b`` is zero."""
     return rounded(a / b) if a is not None and b else None
 
 
-__all__ = ["emit", "machine", "median", "ratio", "rounded", "versions"]
+__all__ = ["emit", "machine", "median", "output", "ratio", "rounded", "versions"]
