@@ -624,7 +624,8 @@ class Engine:
         """
         R = np.asarray(R, np.intp)
         dealt = None  # (B,) bool: the rows already given to on_over
-        for _ in range(_MAX_FORCED_PASSES):
+        waiting = None  # rows whose round ended, not yet given to on_over
+        for k in range(_MAX_FORCED_PASSES):
             if R.size == 0:
                 return
             if self.bulk_forced_moves:
@@ -644,11 +645,17 @@ class Engine:
                 if over.size and dealt is not None:
                     over = over[~dealt[over]]  # a round ended twice in one step stays over
                 if over.size:
-                    on_over(over)
+                    F = F[st.phase[F] != OVER]
+                    waiting = over if waiting is None else np.concatenate([waiting, over])
+                # a deal costs the same for 3 rows as for 30: deal every other pass, or when nothing
+                # else is left to settle; the new rounds join the next pass either way
+                if waiting is not None and (k % 2 == 1 or F.size == 0):
+                    on_over(waiting)
                     if dealt is None:
                         dealt = np.zeros(st.batch_size, bool)
-                    dealt[over] = True
-                    F = np.sort(np.concatenate([F[st.phase[F] != OVER], over]))
+                    dealt[waiting] = True
+                    F = np.sort(np.concatenate([F, waiting]))
+                    waiting = None
             if F.size == 0:
                 return
             R = F
