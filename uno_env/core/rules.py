@@ -33,7 +33,7 @@ from .cards import (
 )
 from .config import RuleConfig
 from .state import CHOOSE as PH_CHOOSE
-from .state import DEFLECT, DRAWN, JUMP, OVER, PENDING, TURN, State
+from .state import DEFLECT, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN, State
 
 NC = NUM_COLOR_STATES
 _NOT_ASKED = 127
@@ -434,19 +434,22 @@ class Engine:
         S = _sel(R)
         phase = st.phase[S]
         actor = st.actor[S].astype(np.intp)
-        side = st.side[S].astype(np.intp)
-        tface = self._top_face(st, R)
+        has = np.bincount(phase, minlength=len(PHASE_NAMES)).tolist()  # rows per phase: skip absent ones
+        side = st.side[S].astype(np.intp) if self.two_sided else np.zeros(R.size, np.intp)
+        tface = None  # the top card's face, read only where needed
         if bits is None:
+            tface = self._top_face(st, R)
             bits = self._playable_bits(st, R, actor, side, tface)
-        other = phase != TURN
-        if other.any():
-            bits[other] = 0
-            i = np.flatnonzero(phase == DRAWN)
-            if i.size:
+        if has[TURN] < R.size:
+            if tface is None and (has[PENDING] or has[JUMP]):
+                tface = self._top_face(st, R)
+            bits[phase != TURN] = 0
+            if has[DRAWN]:
+                i = np.flatnonzero(phase == DRAWN)
                 k = st.drawn[R[i]].astype(np.intp)
                 bits[i, self.KWORD[k]] = self.KBIT[k]
-            i = np.flatnonzero(phase == PENDING)
-            if i.size:
+            if has[PENDING]:
+                i = np.flatnonzero(phase == PENDING)
                 # stacking (RULES.md 1.7); never on a going-out draw card (E10)
                 can = ~st.pending_color[R[i]] & (st.hand_n[R[i], st.origin[R[i]]] > 0)
                 b = self.STACKBITS[tface[i]] & st.held[R[i], actor[i]]
@@ -454,11 +457,11 @@ class Engine:
                     g = self._guilt(st, R[i], actor[i], side[i])
                     b &= ~np.where(g[:, None], self.RESTRBITS[side[i]], np.uint64(0))
                 bits[i] = np.where(can[:, None], b, np.uint64(0))
-            i = np.flatnonzero(phase == JUMP)
-            if i.size:
+            if has[JUMP]:
+                i = np.flatnonzero(phase == JUMP)
                 bits[i] = self.IDENTBITS[tface[i]] & st.held[R[i], actor[i]]
-            i = np.flatnonzero(phase == DEFLECT)
-            if i.size:
+            if has[DEFLECT]:
+                i = np.flatnonzero(phase == DEFLECT)
                 bits[i] = self.SKIPBITS[side[i]] & st.held[R[i], actor[i]]
         ok = self.unpack(bits, pad=self.two_sided)
         if self.two_sided:  # a face is playable if any kind showing it is: 4 kinds (bytes) per face
@@ -479,22 +482,27 @@ class Engine:
             cols = self.TGT_COLS
             m[:, cols] &= self.TGT_SEAT[None, :] != actor[:, None]
         anyplay = (bits != 0).any(1)
-        turn = phase == TURN
-        pend = phase == PENDING
-        chal = st.challengeable[S]
-        can_draw = (st.draw_n[S] > 0) | (st.disc_n[S] > 1)
-        draw = (turn & ((c.voluntary_draw & can_draw) | ~anyplay)) | (pend & ~chal)
-        keep = (phase == DRAWN) & (c.drawn_card_play != "forced")
-        passing = (phase == JUMP) | (phase == DEFLECT)
-        answer = pend & chal
-        m[:, self.ID[DRAW]] = draw
-        m[:, self.ID[KEEP]] = keep
-        m[:, self.ID[PASS]] = passing
-        m[:, self.ID[CHALLENGE]] = answer
-        m[:, self.ID[ACCEPT]] = answer
-        # legal non-play actions, counted from the flags (cheaper than summing the mask's columns)
-        extra = draw.astype(np.int16) + keep + passing + answer
-        extra += answer  # challenge and accept
+        draw = ~anyplay  # in turn: draw when nothing fits, or whenever the rules allow (and a card is left)
+        if c.voluntary_draw:
+            draw |= (st.draw_n[S] > 0) | (st.disc_n[S] > 1)
+        if has[TURN] == n:  # every row in turn: the other non-play columns stay False
+            m[:, self.ID[DRAW]] = draw
+            extra = draw.astype(np.int16)
+        else:
+            pend = phase == PENDING
+            chal = st.challengeable[S]
+            draw = ((phase == TURN) & draw) | (pend & ~chal)
+            keep = (phase == DRAWN) & (c.drawn_card_play != "forced")
+            passing = (phase == JUMP) | (phase == DEFLECT)
+            answer = pend & chal
+            m[:, self.ID[DRAW]] = draw
+            m[:, self.ID[KEEP]] = keep
+            m[:, self.ID[PASS]] = passing
+            m[:, self.ID[CHALLENGE]] = answer
+            m[:, self.ID[ACCEPT]] = answer
+            # legal non-play actions, counted from the flags (cheaper than summing the mask's columns)
+            extra = draw.astype(np.int16) + keep + passing + answer
+            extra += answer  # challenge and accept
         if self.enforce != "off":
             uno = (st.hand_n[R, actor] == 2) & ~st.declared[S] & anyplay
             m[:, self.ID[UNO]] = uno
@@ -506,12 +514,12 @@ class Engine:
                     v[np.arange(n), actor] = False
                     m[:, self.CATCH_IDS] = v
                     extra += v.sum(1, dtype=np.int16)
-        ch = np.flatnonzero(phase == PH_CHOOSE)
-        if ch.size:  # the other rows' choose columns are already False
+        if has[PH_CHOOSE]:  # the other rows' choose columns are already False
+            ch = np.flatnonzero(phase == PH_CHOOSE)
             m[ch[:, None], self.CHOOSE_IDS] = self.CHOOSE_SIDE[None, :] == side[ch, None]
             extra[ch] += self.N_CHOOSE[side[ch]]
-        over = phase == OVER
-        if over.any():
+        if has[OVER]:
+            over = phase == OVER
             m[over] = False
             extra[over] = 0
         st.mask[S] = m
@@ -781,12 +789,12 @@ class Engine:
         n = R.size
         J = self.chain_window  # most chains end within a few seats; longer ones take another pass
         ar = np.arange(n)
-        side = st.side[R].astype(np.intp)
         idx = (self._top_face(st, R) * NC + st.color[R]) * 2 + st.first_play[R]
         playb = self.PLAYBITS[idx]  # (n, W) kinds playable on the (fixed) top card
         held = st.held[R]  # (n, P, W)
         okb = held & playb[:, None, :]
         if self.hard:  # the restricted wild draw cards a seat may not play now
+            side = st.side[R].astype(np.intp)
             restr = self.RESTRBITS[side][:, None, :]
             if c.wild_draw_restriction == "color_only":
                 guilt = ((held & self.COLORBITS[side, st.color[R]][:, None, :]) != 0).any(2)
