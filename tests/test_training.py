@@ -191,3 +191,25 @@ def test_a_behaviour_cloning_warm_start_records_its_agreement(tmp_path):
            "--bc-decisions", "2048", "--bc-epochs", "2", "--bc-teacher", "greedy")
     bc = json.loads((tmp_path / "bc" / "bc.json").read_text())
     assert bc["decisions"] > 0 and 0.0 <= bc["agreement"] <= 1.0
+
+
+def test_heuristic_tuning_keeps_only_improvements_and_confirms_on_a_fresh_seed(capsys):
+    from agents.bots import HeuristicAgent
+    from training import tune_heuristic
+
+    tune_heuristic.main(["--players", "2", "--opponents", "greedy", "--games", "96", "--confirm-games", "64",
+                         "--max-candidates", "4", "--batch-size", "32", "--seconds", "120"])
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    final = lines[-1]
+    steps = [x["win_rate"] for x in lines[:-1]]
+    assert steps == sorted(steps) and len(set(steps)) == len(steps)  # each kept candidate was better
+    assert final["search_win_rate_best"] >= final["search_win_rate_default"]
+    assert final["candidates"] == 4 and final["confirm_seed"] != 5
+    assert 0.0 <= final["confirm_win_rate_tuned"] <= 1.0 and 0.0 <= final["confirm_win_rate_default"] <= 1.0
+    assert set(final["tuned"]) <= set(HeuristicAgent.DEFAULTS)
+    rng = np.random.default_rng(0)
+    for _ in range(50):  # a neighbour moves one to three weights and keeps thresholds non-negative
+        cand, keys = tune_heuristic._neighbour(dict(HeuristicAgent.DEFAULTS), rng)
+        moved = [k for k in cand if cand[k] != HeuristicAgent.DEFAULTS[k]]
+        assert set(moved) <= set(keys) and 1 <= len(keys) <= 3
+        assert all(cand[k] >= 0 for k, v in HeuristicAgent.DEFAULTS.items() if isinstance(v, int))
