@@ -10,6 +10,11 @@ Each window is a fresh Python process that imports ``uno_env`` from one tree, wa
 between the trees so both share the host's noise.  Prints one JSON line per tree (medians of
 ``--repeats`` windows) with its ratio to the first tree.  Pair it with ``python -m uno_env.fingerprint``
 in both trees: a speed-up must not change any game.
+
+With several presets and one tree it compares the presets the same way, per decision
+(``decisions_ratio``: how many times slower than the first preset):
+
+    python benchmarks/ab_core.py . --preset standard_en standard_ru house_cn solo_bga flip_jp --repeats 8
 """
 
 from __future__ import annotations
@@ -62,7 +67,9 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("trees", nargs="+", type=Path, help="source trees (the first is the baseline)")
-    p.add_argument("--preset", default="standard_en")
+    p.add_argument("--preset", nargs="+", default=["standard_en"],
+                   help="presets; with several, windows alternate over every (tree, preset) pair and "
+                        "decisions_ratio compares them per decision")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--batch-size", type=int, default=4096)
     p.add_argument("--seconds", type=float, default=2.0, help="timed seconds per window")
@@ -73,21 +80,25 @@ def main(argv=None) -> int:
     for t in trees:
         if not (t / "uno_env" / "__init__.py").exists():
             p.error(f"{t} is not a source tree of this project (no uno_env/__init__.py)")
-    runs: dict[Path, list[dict]] = {t: [] for t in trees}
+    pairs = [(t, preset) for preset in args.preset for t in trees]
+    runs: dict[tuple, list[dict]] = {pair: [] for pair in pairs}
     for _ in range(args.repeats):
-        for t in trees:
-            runs[t].append(window(t, args.preset, args.players, args.batch_size, args.seconds))
+        for t, preset in pairs:
+            runs[t, preset].append(window(t, preset, args.players, args.batch_size, args.seconds))
+    B = args.batch_size
     with output(args.out) as out:
         base = None
-        for t in trees:
-            w = runs[t]
+        for t, preset in pairs:
+            w = runs[t, preset]
             rounds = median([r["rounds"] / r["seconds"] for r in w])
+            decisions = median([r["steps"] * B / r["seconds"] for r in w])
             engine_us = median([1e6 * r["engine_seconds"] / r["steps"] for r in w])
-            base = base or (rounds, engine_us)
-            emit({"bench": "ab_core", "tree": str(t), "preset": args.preset, "players": args.players,
-                  "batch_size": args.batch_size, "rounds_per_s": rounded(rounds),
+            base = base or (rounds, engine_us, decisions)
+            emit({"bench": "ab_core", "tree": str(t), "preset": preset, "players": args.players,
+                  "batch_size": B, "rounds_per_s": rounded(rounds), "decisions_per_s": rounded(decisions),
                   "engine_us_per_step": rounded(engine_us), "rounds_ratio": rounded(rounds / base[0], 3),
-                  "engine_speedup": rounded(base[1] / engine_us, 3), "repeats": args.repeats,
+                  "engine_speedup": rounded(base[1] / engine_us, 3),
+                  "decisions_ratio": rounded(base[2] / decisions, 3), "repeats": args.repeats,
                   "seconds": args.seconds, "machine": machine()}, out)
     return 0
 

@@ -83,3 +83,15 @@ def test_ab_core_times_two_trees_in_alternating_processes(tmp_path):
     assert lines[0]["rounds_ratio"] == 1.0 and lines[1]["engine_speedup"] > 0
     bad = subprocess.run([*cmd[:2], str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "is not a source tree of this project" in bad.stderr
+
+
+def test_ab_core_compares_presets_per_decision():
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "ab_core.py"), str(ROOT), "--preset", "standard_en", "house_cn",
+           "--batch-size", "8", "--seconds", "0.05", "--repeats", "1"]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
+    assert [r["preset"] for r in lines] == ["standard_en", "house_cn"]
+    assert lines[0]["decisions_ratio"] == 1.0
+    ratio = lines[0]["decisions_per_s"] / lines[1]["decisions_per_s"]  # from the printed (rounded) rates
+    assert abs(lines[1]["decisions_ratio"] - ratio) <= 0.005 * ratio
