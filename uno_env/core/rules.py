@@ -141,6 +141,8 @@ class Engine:
         self.actions = A = build_actions(deck, P, c.seven_o)
         self.A = A.size
         self.A_KIND, self.A_FACE = A.kind, A.face.astype(np.intp)
+        self.A_COUNTED = (A.kind != UNO) & (A.kind != CATCH) & (A.kind != CHOOSE)  # counts as a turn (E3)
+        self.A_KEEPS_DECLARED = (A.kind == UNO) | (A.kind == CATCH)  # a declared UNO survives these
         self.A_COLOR, self.A_TARGET = A.color, A.target
         self.PLAY_IDS = np.flatnonzero(A.kind == PLAY)
         self.PLAY_FACE = A.face[self.PLAY_IDS].astype(np.intp)
@@ -425,8 +427,9 @@ class Engine:
         """(n,) whether bit ``kind[i]`` is set in ``bits[i]``."""
         return (bits[np.arange(kind.size), self.KWORD[kind]] & self.KBIT[kind]) != 0
 
-    def refresh(self, st: State, R, bits: np.ndarray | None = None) -> None:
-        """Recompute the legal-action mask of ``rows`` (``bits``: their turn-playable kinds, if known)."""
+    def refresh(self, st: State, R, bits: np.ndarray | None = None, tface: np.ndarray | None = None) -> None:
+        """Recompute the legal-action mask of ``rows`` (``bits``: their turn-playable kinds, and
+        ``tface``: the top card's face, if known)."""
         R = np.asarray(R, np.intp)
         if R.size == 0:
             return
@@ -436,9 +439,8 @@ class Engine:
         actor = st.actor[S].astype(np.intp)
         has = np.bincount(phase, minlength=len(PHASE_NAMES)).tolist()  # rows per phase: skip absent ones
         side = st.side[S].astype(np.intp) if self.two_sided else np.zeros(R.size, np.intp)
-        tface = None  # the top card's face, read only where needed
         if bits is None:
-            tface = self._top_face(st, R)
+            tface = self._top_face(st, R) if tface is None else tface
             bits = self._playable_bits(st, R, actor, side, tface)
         if has[TURN] < R.size:
             if tface is None and (has[PENDING] or has[JUMP]):
@@ -638,15 +640,16 @@ class Engine:
         for k in range(_MAX_FORCED_PASSES):
             if R.size == 0:
                 return
+            tface = self._top_face(st, R)  # no forced penalty or draw changes the top card
             if self.bulk_forced_moves:
-                self._forced_penalties(st, R)
-            bits, chain = self._forced_draw_rows(st, R)
+                self._forced_penalties(st, R, tface)
+            bits, chain = self._forced_draw_rows(st, R, tface)
             if chain.size and self.bulk_forced_moves:
-                self._draw_chains(st, R[chain])
+                self._draw_chains(st, R[chain], tface[chain])
                 Rc = R[chain]  # the chains changed who is asked: recompute those rows
                 bits[chain] = self._playable_bits(st, Rc, st.actor[Rc].astype(np.intp),
-                                                  st.side[Rc].astype(np.intp), self._top_face(st, Rc))
-            self.refresh(st, R, bits)
+                                                  st.side[Rc].astype(np.intp), tface[chain])
+            self.refresh(st, R, bits, tface)
             F = R[st.nlegal[_sel(R)] == 1]
             if F.size:
                 self.apply(st, F, st.mask[F].argmax(1))
@@ -671,17 +674,18 @@ class Engine:
             R = F
         raise RuntimeError("forced moves did not terminate")  # pragma: no cover
 
-    def _forced_penalties(self, st: State, R: np.ndarray) -> None:
+    def _forced_penalties(self, st: State, R: np.ndarray, tface: np.ndarray) -> None:
         """Victims of a draw penalty with nothing to answer (no stack, no challenge, nobody to catch)
         take it at once; a forced move, taken here without a pass through the masks."""
         S = _sel(R)
-        pend = R[(st.phase[S] == PENDING) & ~st.challengeable[S]]
+        sel = (st.phase[S] == PENDING) & ~st.challengeable[S]
+        pend = R[sel]
         if pend.size == 0:
             return
         victim = st.actor[pend].astype(np.intp)
         if self.config.stacking != "none":
             can = ~st.pending_color[pend] & (st.hand_n[pend, st.origin[pend]] > 0)
-            stack = self.STACKBITS[self._top_face(st, pend)] & st.held[pend, victim]
+            stack = self.STACKBITS[tface[sel]] & st.held[pend, victim]
             if self.hard:
                 g = self._guilt(st, pend, victim, st.side[pend].astype(np.intp))
                 stack &= ~np.where(g[:, None], self.RESTRBITS[st.side[pend].astype(np.intp)], np.uint64(0))
@@ -704,12 +708,12 @@ class Engine:
         if over.size:  # E3
             self._finish_blocked(st, over, truncated=True)
 
-    def _forced_draw_rows(self, st: State, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _forced_draw_rows(self, st: State, R: np.ndarray, tface: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The kinds each seat asked in ``R`` may play in its turn ((n, W) bits, for ``refresh``) and the
         positions in ``R`` of the seats that can only draw: own turn, nothing playable, nobody to catch."""
         S = _sel(R)
         actor = st.actor[S].astype(np.intp)
-        bits = self._playable_bits(st, R, actor, st.side[S].astype(np.intp), self._top_face(st, R))
+        bits = self._playable_bits(st, R, actor, st.side[S].astype(np.intp), tface)
         forced = (st.phase[S] == TURN) & ~(bits != 0).any(1)
         if self.enforce != "off":
             v = st.vulnerable[S]
@@ -719,7 +723,7 @@ class Engine:
                 forced &= ~v.any(1)
         return bits, np.flatnonzero(forced)
 
-    def _draw_chains(self, st: State, R: np.ndarray) -> None:
+    def _draw_chains(self, st: State, R: np.ndarray, tface: np.ndarray) -> None:
         """Resolve chains of forced draws starting with the seat asked in ``R`` (which must draw).
 
         Seat j of the chain (j = 0 is the seat asked, then on in the direction of play) draws the
@@ -729,8 +733,9 @@ class Engine:
         one draw at a time would, and the chain goes on.  What cannot be settled this way (no card
         left to draw, two full laps, ``max_turns_per_round``) is left to the general path.
         """
-        for _ in range(100_000):
-            R = self._chain_pass(st, R)  # rows whose chain goes on past this pass
+        for _ in range(100_000):  # a reshuffle keeps the top card, so ``tface`` holds throughout
+            short = self._chain_pass(st, R, tface)  # rows whose chain goes on past this pass
+            R, tface = R[short], tface[short]
             if R.size == 0:
                 return
             out = st.draw_n[R] == 0
@@ -739,7 +744,7 @@ class Engine:
                 empty = out & (st.draw_n[R] == 0)
                 if empty.any():
                     self._pass_chain(st, R[empty])
-                R = R[~empty]
+                R, tface = R[~empty], tface[~empty]
 
     def _pass_chain(self, st: State, R: np.ndarray) -> None:
         """Nothing left to draw (E1): each seat without a playable card passes in turn until one can
@@ -784,14 +789,15 @@ class Engine:
             st.passes[Rb] = P
             self._finish_blocked(st, Rb)
 
-    def _chain_pass(self, st: State, R: np.ndarray) -> np.ndarray:
-        """One pass of ``_draw_chains`` over the current piles; returns the rows whose chain reached
-        the end of the draw pile (their seat asked must now draw from an empty pile)."""
+    def _chain_pass(self, st: State, R: np.ndarray, tface: np.ndarray) -> np.ndarray:
+        """One pass of ``_draw_chains`` over the current piles (``tface``: the top card's face per row);
+        returns which rows of ``R`` (a boolean mask) have a chain that goes on: it reached the end of
+        the draw pile or of the look-ahead window."""
         c, P = self.config, self.P
         n = R.size
         J = self.chain_window  # most chains end within a few seats; longer ones take another pass
         ar = np.arange(n)
-        idx = (self._top_face(st, R) * NC + st.color[R]) * 2 + st.first_play[R]
+        idx = (tface * NC + st.color[R]) * 2 + st.first_play[R]
         playb = self.PLAYBITS[idx]  # (n, W) kinds playable on the (fixed) top card
         held = st.held[R]  # (n, P, W)
         okb = held & playb[:, None, :]
@@ -855,25 +861,23 @@ class Engine:
             bd = (by_draw & done)[m]
             st.phase[Rm] = np.where(bd, DRAWN, TURN)
             st.drawn[Rm] = np.where(bd, card[np.flatnonzero(m), np.minimum(end, J - 1)], -1)
-        return R[short]
+        return short
 
     def apply(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
         """Apply legal actions ``a`` in rows ``R`` (no validation, no mask refresh: see ``settle``)."""
         if self.log is not None:
             self.log.extend(zip(R.tolist(), st.actor[R].tolist(), np.asarray(a).tolist()))
         kind = self.A_KIND[a]
-        present = np.bincount(kind, minlength=9)
-        counted = (kind != UNO) & (kind != CATCH) & (kind != CHOOSE)
+        present = np.bincount(kind, minlength=9).tolist()
         S = _sel(R)
-        st.turns[S] += counted
+        st.turns[S] += self.A_COUNTED[a]
         for k, handler in ((PLAY, self._play), (DRAW, self._draw_action), (KEEP, self._keep),
                            (PASS, self._pass), (CHALLENGE, self._challenge), (ACCEPT, self._take_penalty),
                            (UNO, self._uno), (CATCH, self._catch), (CHOOSE, self._choose)):
             if present[k]:
                 sel = np.flatnonzero(kind == k) if present[k] < len(R) else slice(None)
                 handler(st, R[sel], a[sel])
-        act = (kind == UNO) | (kind == CATCH)
-        st.declared[S] &= act
+        st.declared[S] &= self.A_KEEPS_DECLARED[a]
         over = R[(st.turns[S] >= self.config.max_turns_per_round) & (st.phase[S] != OVER)]
         if over.size:  # E3: treated as a blocked round, reported as truncation
             self._finish_blocked(st, over, truncated=True)
