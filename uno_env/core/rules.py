@@ -403,11 +403,15 @@ class Engine:
         """(n,) whether each seat holds a kind in ``bits`` ((W,) or (n, W) bitmasks)."""
         return ((st.held[R, seats] & bits) != 0).any(1)
 
+    def _matching(self, st: State, R, tface) -> np.ndarray:
+        """(n, W) kinds that match the top card (face ``tface``) under the active colour, by the
+        first-play rule where it applies: a ``PLAYBITS`` row per game."""
+        S = _sel(R)
+        return self.PLAYBITS[(tface * NC + st.color[S]) * 2 + st.first_play[S]]
+
     def _playable_bits(self, st: State, R, actor, side, tface) -> np.ndarray:
         """(n, W) kinds the actor may play in its own turn (matching and the hard restriction)."""
-        S = _sel(R)
-        idx = (tface * NC + st.color[S]) * 2 + st.first_play[S]
-        bits = self.PLAYBITS[idx] & st.held[R, actor]
+        bits = self._matching(st, R, tface) & st.held[R, actor]
         if self.hard:
             g = self._guilt(st, R, actor, side, bits)
             bits &= ~np.where(g[:, None], self.RESTRBITS[side], np.uint64(0))
@@ -419,8 +423,7 @@ class Engine:
         if self.config.wild_draw_restriction == "color_only":  # holds a card of the active colour
             return ((held & self.COLORBITS[side, st.color[R]]) != 0).any(1)
         if bits is None:  # no_playable: holds any other playable card (plain wilds included)
-            idx = (self._top_face(st, R) * NC + st.color[R]) * 2 + st.first_play[R]
-            bits = self.PLAYBITS[idx] & held
+            bits = self._matching(st, R, self._top_face(st, R)) & held
         return ((bits & ~self.RESTRBITS[side]) != 0).any(1)
 
     def _bit(self, bits: np.ndarray, kind: np.ndarray) -> np.ndarray:
@@ -743,17 +746,16 @@ class Engine:
                 self._reshuffle(st, R[out])
                 empty = out & (st.draw_n[R] == 0)
                 if empty.any():
-                    self._pass_chain(st, R[empty])
+                    self._pass_chain(st, R[empty], tface[empty])
                 R, tface = R[~empty], tface[~empty]
 
-    def _pass_chain(self, st: State, R: np.ndarray) -> None:
+    def _pass_chain(self, st: State, R: np.ndarray, tface: np.ndarray) -> None:
         """Nothing left to draw (E1): each seat without a playable card passes in turn until one can
         play; a full cycle of passes ends the round as blocked (E2)."""
         P = self.P
         n = R.size
         ar = np.arange(n)
-        idx = (self._top_face(st, R) * NC + st.color[R]) * 2 + st.first_play[R]
-        has_play = ((st.held[R] & self.PLAYBITS[idx][:, None, :]) != 0).any(2)
+        has_play = ((st.held[R] & self._matching(st, R, tface)[:, None, :]) != 0).any(2)
         if self.hard:  # rare: leave restricted hands to the general path
             return
         j = np.arange(P + 1)[None, :]
@@ -797,8 +799,7 @@ class Engine:
         n = R.size
         J = self.chain_window  # most chains end within a few seats; longer ones take another pass
         ar = np.arange(n)
-        idx = (tface * NC + st.color[R]) * 2 + st.first_play[R]
-        playb = self.PLAYBITS[idx]  # (n, W) kinds playable on the (fixed) top card
+        playb = self._matching(st, R, tface)  # (n, W) kinds playable on the (fixed) top card
         held = st.held[R]  # (n, P, W)
         okb = held & playb[:, None, :]
         if self.hard:  # the restricted wild draw cards a seat may not play now
