@@ -84,13 +84,14 @@ def make_policy(game: VecGame, name: str, rng: np.random.Generator) -> Callable[
     others = np.flatnonzero(game.engine.A_KIND != PLAY)
     columns = np.arange(game.num_actions)
 
-    def uniform() -> np.ndarray:
-        order = rng.permutation(columns)
+    def first_legal(order: np.ndarray) -> np.ndarray:  # (B,) each game's first legal action in order
         return order[np.take(game.legal_mask(), order, axis=1).argmax(1)]
 
+    def uniform() -> np.ndarray:
+        return first_legal(rng.permutation(columns))
+
     def play_first() -> np.ndarray:
-        order = np.concatenate([rng.permutation(plays), rng.permutation(others)])
-        return order[np.take(game.legal_mask(), order, axis=1).argmax(1)]
+        return first_legal(np.concatenate([rng.permutation(plays), rng.permutation(others)]))
 
     return play_first if name == "play_first" else uniform
 
