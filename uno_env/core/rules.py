@@ -137,6 +137,10 @@ class Engine:
         self.retract = self.challenge_on and c.challenge_guilty == "retract_and_draw_2"
         self.enforce = c.uno_enforcement
         self.window_discard_only = c.uno_window_close == "next_card_discard"
+        # Without voluntary draws a seat holding one playable card must play it: forced plays are
+        # common and settling nearly always takes a second pass, which the rounds that the actions
+        # ended can join (dealt with those the first pass ends: one deal fewer per step)
+        self.deal_after_first_pass = not c.voluntary_draw
         self._build_tables()
         self.actions = A = build_actions(deck, P, c.seven_o)
         self.A = A.size
@@ -558,8 +562,9 @@ class Engine:
             return self.result(st, was_over)
         out = self.result(st, was_over)
         ended = np.flatnonzero(out.round_over)
-        if ended.size:
+        if ended.size and not self.deal_after_first_pass:
             self.next_rounds(st, ended, settle=False)
+            ended = ended[:0]
 
         def deal_on(late: np.ndarray) -> None:  # rounds ended by a forced move (E2, E3, a forced play)
             more = self.result(st, np.zeros(late.size, bool), late)
@@ -567,7 +572,7 @@ class Engine:
                 getattr(out, name)[late] = arr
             self.next_rounds(st, late, settle=False)
 
-        self.settle(st, live, on_over=deal_on)
+        self.settle(st, live, on_over=deal_on, ended=ended)
         return out
 
     def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
@@ -623,7 +628,7 @@ class Engine:
                           np.where(ended, st.winner[S], -1).astype(np.int8),
                           np.where(ended, st.round_points[S], 0), st.scores[S].copy())
 
-    def settle(self, st: State, R: np.ndarray, on_over=None) -> None:
+    def settle(self, st: State, R: np.ndarray, on_over=None, ended=None) -> None:
         """After ``R`` changed: take every forced move (a single legal action, SCENARIOS.md) until each
         game waits on a real choice, and refresh the masks of ``R``.
 
@@ -635,11 +640,17 @@ class Engine:
         row; it deals their next round (unsettled), which then joins the next pass, so one loop of
         passes settles both rounds.  The ended rows are gathered over two passes (or until nothing
         else is left) and given to ``on_over`` together: a deal costs about the same for few rows as
-        for many.
+        for many.  ``ended``: rows whose round was already over, given to ``on_over`` with those the
+        first pass ends.
         """
         R = np.asarray(R, np.intp)
-        dealt = None  # (B,) bool: the rows already given to on_over
+        dealt = None  # (B,) bool: the rows given to on_over (or waiting from the start)
         waiting = None  # rows whose round ended, not yet given to on_over
+        deal_parity = 1  # deal after passes 1, 3, 5...
+        if ended is not None and ended.size:
+            waiting, deal_parity = ended, 0  # ...or 0, 2, 4... when rows wait from the start
+            dealt = np.zeros(st.batch_size, bool)
+            dealt[ended] = True
         for k in range(_MAX_FORCED_PASSES):
             if R.size == 0:
                 return
@@ -665,7 +676,7 @@ class Engine:
                     waiting = over if waiting is None else np.concatenate([waiting, over])
                 # a deal costs the same for 3 rows as for 30: deal every other pass, or when nothing
                 # else is left to settle; the new rounds join the next pass either way
-                if waiting is not None and (k % 2 == 1 or F.size == 0):
+                if waiting is not None and (k % 2 == deal_parity or F.size == 0):
                     on_over(waiting)
                     if dealt is None:
                         dealt = np.zeros(st.batch_size, bool)
