@@ -50,6 +50,51 @@ def all_rows(n: int) -> np.ndarray:
     return rows
 
 
+def _flat(mask: np.ndarray) -> np.ndarray:
+    """``np.flatnonzero`` of a 1-D array without its Python wrapper, which costs four times the
+    search itself on the few rows of a late settling pass."""
+    return mask.nonzero()[0]
+
+
+_ROW_VIEW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _any_row(b: np.ndarray) -> np.ndarray:
+    """``b.any(-1)`` of a bool array.  numpy reduces short rows one at a time (about 12 ns a row, 50 us
+    for 4096 rows of 4 seats); a row of 1, 2, 4 or 8 bytes read as one integer costs 0.3 ns."""
+    L = b.shape[-1]
+    w = L if L in (1, 2, 4) else 4 if L == 3 else 8 * -(-L // 8)
+    if w != L or not b.flags.c_contiguous:
+        padded = np.zeros(b.shape[:-1] + (w,), bool)
+        padded[..., :L] = b
+        b = padded
+    if w <= 8:
+        return b.view(_ROW_VIEW[w])[..., 0] != 0
+    u = b.view(np.uint64)
+    return _any_bits(u)
+
+
+def _any_bits(words: np.ndarray) -> np.ndarray:
+    """``(words != 0).any(-1)`` for bitmask words (a few per row): OR the columns, then test once."""
+    acc = words[..., 0]
+    for w in range(1, words.shape[-1]):
+        acc = acc | words[..., w]
+    return acc != 0
+
+
+def _count_row(b: np.ndarray) -> np.ndarray:
+    """``b.sum(-1)`` of a bool array with rows of 2 to 8 bytes (seats), by one popcount per row."""
+    L = b.shape[-1]
+    w = 2 if L <= 2 else 4 if L <= 4 else 8
+    if L > 8:
+        return b.sum(-1, dtype=np.int16)
+    if w != L or not b.flags.c_contiguous:
+        padded = np.zeros(b.shape[:-1] + (w,), bool)
+        padded[..., :L] = b
+        b = padded
+    return np.bitwise_count(b.view(_ROW_VIEW[w])[..., 0]).astype(np.int16)
+
+
 def _sel(R: np.ndarray):
     """``slice(None)`` when ``R`` is a whole batch (``all_rows``), else ``R``: views beat fancy indexing."""
     return slice(None) if R is _ALL.get(R.size) else R
@@ -148,7 +193,7 @@ class Engine:
         self.A_COUNTED = (A.kind != UNO) & (A.kind != CATCH) & (A.kind != CHOOSE)  # counts as a turn (E3)
         self.A_KEEPS_DECLARED = (A.kind == UNO) | (A.kind == CATCH)  # a declared UNO survives these
         self.A_COLOR, self.A_TARGET = A.color, A.target
-        self.PLAY_IDS = np.flatnonzero(A.kind == PLAY)
+        self.PLAY_IDS = _flat(A.kind == PLAY)
         self.PLAY_FACE = A.face[self.PLAY_IDS].astype(np.intp)
         assert np.array_equal(self.PLAY_IDS, np.arange(self.PLAY_IDS.size))  # plays come first
         self.N_PLAY = int(self.PLAY_IDS.size)
@@ -158,11 +203,11 @@ class Engine:
             per = np.where(self.F_TARGETED[: self.K], per - 1, per)  # a seat never targets itself
             self.PLAY_GROUPS = [(int(m), self.pack(per == m)[0]) for m in np.unique(per) if m > 0]
         tgt = A.target[self.PLAY_IDS]
-        self.TGT_COLS = np.flatnonzero(tgt >= 0)
+        self.TGT_COLS = _flat(tgt >= 0)
         self.TGT_SEAT = tgt[self.TGT_COLS]
-        self.ID = {k: int(np.flatnonzero(A.kind == k)[0]) for k in (DRAW, KEEP, PASS, CHALLENGE, ACCEPT, UNO)}
-        self.CATCH_IDS = np.flatnonzero(A.kind == CATCH)
-        self.CHOOSE_IDS = np.flatnonzero(A.kind == CHOOSE)
+        self.ID = {k: int(_flat(A.kind == k)[0]) for k in (DRAW, KEEP, PASS, CHALLENGE, ACCEPT, UNO)}
+        self.CATCH_IDS = _flat(A.kind == CATCH)
+        self.CHOOSE_IDS = _flat(A.kind == CHOOSE)
         self.CHOOSE_SIDE = (A.color[self.CHOOSE_IDS] >= 4).astype(np.int8)
         j = np.arange(64)  # SEATS_AHEAD[2 * seat + (direction > 0), j]: the seat j turns on
         self.SEATS_AHEAD = np.stack([(s + j * d) % P for s in range(P) for d in (-1, 1)]).astype(np.intp)
@@ -205,7 +250,7 @@ class Engine:
         self.COLORBITS = self.pack(self.K_COLOR[:, None, :] == np.arange(NC)[None, :, None])  # (2, NC, W)
         if self.two_sided:
             # FACE_KINDS[f] lists the kinds showing face f on its side (padded with K: no kind)
-            lists = [np.flatnonzero(self.KF[self.F_SIDE[f]] == f) for f in range(F)]
+            lists = [_flat(self.KF[self.F_SIDE[f]] == f) for f in range(F)]
             width = max(len(x) for x in lists)
             assert width <= 4  # refresh reads the kinds of a face as one 4-byte word
             width = 4
@@ -216,7 +261,7 @@ class Engine:
             # refresh reads two kinds per face as one 2-byte word (column K of the padded unpack is
             # always False), then ORs in the faces shown by more than two kinds
             self.FACE_PAIRS = np.minimum(self.FACE_KINDS[:, :2], K).ravel()
-            self.MANY_FACES = np.flatnonzero((self.FACE_KINDS < K).sum(1) > 2)
+            self.MANY_FACES = _flat((self.FACE_KINDS < K).sum(1) > 2)
             self.MANY_REST = self.FACE_KINDS[self.MANY_FACES, 2:].ravel()
 
     # ================================================================== bitmasks
@@ -264,7 +309,7 @@ class Engine:
         first moves and the masks to the caller's next ``settle``."""
         rows = np.asarray(rows, np.intp)
         over = st.game_over[rows]
-        if over.any():
+        if np.count_nonzero(over):
             self._reset_games(st, rows[over])
         cont = rows[~over]
         d = st.dealer[cont].astype(np.int64)
@@ -365,33 +410,33 @@ class Engine:
             num = sym < 10
             nseat = np.where(num & (sym > 0), (first + sym - 1) % P, first)
         skip = sym == SKIP
-        if skip.any():
+        if np.count_nonzero(skip):
             nseat[skip] = (first[skip] + 1) % P
             if c.stack_skip:
                 holds = self._holds(st, R[skip], first[skip], self.SKIPBITS[0])
                 nseat[skip] = np.where(holds, first[skip], nseat[skip])
                 nphase[skip] = np.where(holds, DEFLECT, TURN)
         rev = sym == REVERSE
-        if rev.any():
+        if np.count_nonzero(rev):
             st.direction[R[rev]] = -1
             right = (dealer[rev] - 1) % P
             nseat[rev] = dealer[rev] if (c.first_card_reverse == "dealer_first" or P == 2) else right
         drw = self.F_DRAW[face] > 0
-        if drw.any():
+        if np.count_nonzero(drw):
             st.pending[R[drw]] = self.F_DRAW[face[drw]]
             nphase[drw] = PENDING
         wl = wild & (sym != SWAP_IN_TURN)
-        if wl.any():
+        if np.count_nonzero(wl):
             nphase[wl] = PH_CHOOSE
             if c.first_card_wild_chooser == "dealer":
                 chooser[wl] = dealer[wl]
         fl = sym == FLIP  # only with flip_first_card=apply (E20)
-        if fl.any():
+        if np.count_nonzero(fl):
             revealed_wild = self._flip(st, R[fl])
-            if revealed_wild.any():
-                nphase[np.flatnonzero(fl)[revealed_wild]] = PH_CHOOSE
+            if np.count_nonzero(revealed_wild):
+                nphase[_flat(fl)[revealed_wild]] = PH_CHOOSE
                 if c.flip_revealed_wild == "flipper":
-                    chooser[np.flatnonzero(fl)[revealed_wild]] = dealer[fl][revealed_wild]
+                    chooser[_flat(fl)[revealed_wild]] = dealer[fl][revealed_wild]
         st.turn[R] = nseat
         st.phase[R] = nphase
         st.actor[R] = np.where(nphase == PH_CHOOSE, chooser, nseat)
@@ -405,7 +450,7 @@ class Engine:
 
     def _holds(self, st: State, R, seats, bits) -> np.ndarray:
         """(n,) whether each seat holds a kind in ``bits`` ((W,) or (n, W) bitmasks)."""
-        return ((st.held[R, seats] & bits) != 0).any(1)
+        return _any_bits(st.held[R, seats] & bits)
 
     def _matching(self, st: State, R, tface) -> np.ndarray:
         """(n, W) kinds that match the top card (face ``tface``) under the active colour, by the
@@ -425,10 +470,10 @@ class Engine:
         """(n,) whether playing a restricted wild draw card now breaks ``wild_draw_restriction``."""
         held = st.held[R, actor]
         if self.config.wild_draw_restriction == "color_only":  # holds a card of the active colour
-            return ((held & self.COLORBITS[side, st.color[R]]) != 0).any(1)
+            return _any_bits(held & self.COLORBITS[side, st.color[R]])
         if bits is None:  # no_playable: holds any other playable card (plain wilds included)
             bits = self._matching(st, R, self._top_face(st, R)) & held
-        return ((bits & ~self.RESTRBITS[side]) != 0).any(1)
+        return _any_bits(bits & ~self.RESTRBITS[side])
 
     def _bit(self, bits: np.ndarray, kind: np.ndarray) -> np.ndarray:
         """(n,) whether bit ``kind[i]`` is set in ``bits[i]``."""
@@ -454,11 +499,11 @@ class Engine:
                 tface = self._top_face(st, R)
             bits[phase != TURN] = 0
             if has[DRAWN]:
-                i = np.flatnonzero(phase == DRAWN)
+                i = _flat(phase == DRAWN)
                 k = st.drawn[R[i]].astype(np.intp)
                 bits[i, self.KWORD[k]] = self.KBIT[k]
             if has[PENDING]:
-                i = np.flatnonzero(phase == PENDING)
+                i = _flat(phase == PENDING)
                 # stacking (RULES.md 1.7); never on a going-out draw card (E10)
                 can = ~st.pending_color[R[i]] & (st.hand_n[R[i], st.origin[R[i]]] > 0)
                 b = self.STACKBITS[tface[i]] & st.held[R[i], actor[i]]
@@ -467,10 +512,10 @@ class Engine:
                     b &= ~np.where(g[:, None], self.RESTRBITS[side[i]], np.uint64(0))
                 bits[i] = np.where(can[:, None], b, np.uint64(0))
             if has[JUMP]:
-                i = np.flatnonzero(phase == JUMP)
+                i = _flat(phase == JUMP)
                 bits[i] = self.IDENTBITS[tface[i]] & st.held[R[i], actor[i]]
             if has[DEFLECT]:
-                i = np.flatnonzero(phase == DEFLECT)
+                i = _flat(phase == DEFLECT)
                 bits[i] = self.SKIPBITS[side[i]] & st.held[R[i], actor[i]]
         ok = self.unpack(bits, pad=self.two_sided)
         if self.two_sided:  # a face is playable if any kind showing it is: 4 kinds (bytes) per face
@@ -490,7 +535,7 @@ class Engine:
         if self.TGT_COLS.size:
             cols = self.TGT_COLS
             m[:, cols] &= self.TGT_SEAT[None, :] != actor[:, None]
-        anyplay = (bits != 0).any(1)
+        anyplay = _any_bits(bits)
         draw = ~anyplay  # in turn: draw when nothing fits, or whenever the rules allow (and a card is left)
         if c.voluntary_draw:
             draw |= (st.draw_n[S] > 0) | (st.disc_n[S] > 1)
@@ -518,13 +563,13 @@ class Engine:
             extra += uno
             if self.enforce == "catch":
                 v = st.vulnerable[S]
-                if v.any():
+                if np.count_nonzero(v):
                     v = v.copy()
                     v[np.arange(n), actor] = False
                     m[:, self.CATCH_IDS] = v
-                    extra += v.sum(1, dtype=np.int16)
+                    extra += _count_row(v)
         if has[PH_CHOOSE]:  # the other rows' choose columns are already False
-            ch = np.flatnonzero(phase == PH_CHOOSE)
+            ch = _flat(phase == PH_CHOOSE)
             m[ch[:, None], self.CHOOSE_IDS] = self.CHOOSE_SIDE[None, :] == side[ch, None]
             extra[ch] += self.N_CHOOSE[side[ch]]
         if has[OVER]:
@@ -552,7 +597,7 @@ class Engine:
             raise ValueError(f"actions must be an integer array of shape ({B},), got "
                              f"{actions.dtype} {actions.shape}")
         was_over = st.phase == OVER
-        live = np.flatnonzero(~was_over)
+        live = _flat(~was_over)
         if live.size == B:
             live = all_rows(B)
         self._validate(st, live, actions[_sel(live)])
@@ -561,7 +606,7 @@ class Engine:
             self.settle(st, live)
             return self.result(st, was_over)
         out = self.result(st, was_over)
-        ended = np.flatnonzero(out.round_over)
+        ended = _flat(out.round_over)
         if ended.size and not self.deal_after_first_pass:
             self.next_rounds(st, ended, settle=False)
             ended = ended[:0]
@@ -583,7 +628,7 @@ class Engine:
             raise ValueError(f"actions must be integers, one per row ({R.size}), got {actions.dtype} "
                              f"{actions.shape}")
         over = st.phase[R] == OVER
-        if over.any():
+        if np.count_nonzero(over):
             raise ValueError(f"game {int(R[over][0])} is over; deal its next round before stepping it")
         self._validate(st, R, actions)
         self.apply(st, R, actions)
@@ -592,15 +637,15 @@ class Engine:
 
     def _validate(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
         bad = (a < 0) | (a >= self.A)
-        if not bad.any():
+        if not np.count_nonzero(bad):
             bad = ~st.mask[R, a]
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
+        if np.count_nonzero(bad):
+            i = int(_flat(bad)[0])
             raise IllegalActionError(self.describe_illegal(st, int(R[i]), int(a[i])))
 
     def describe_illegal(self, st: State, row: int, action: int) -> str:
         name = self.actions.names[action] if 0 <= action < self.A else f"id {action}"
-        legal = [self.actions.names[j] for j in np.flatnonzero(st.mask[row])]
+        legal = [self.actions.names[j] for j in _flat(st.mask[row])]
         return (f"illegal action {name!r} for seat {int(st.actor[row])} in game {row}; legal actions "
                 f"are: {', '.join(legal) if legal else 'none (the round is over)'}")
 
@@ -613,13 +658,13 @@ class Engine:
         ended = (st.phase[S] == OVER) & ~was_over
         rewards = np.zeros((n, P), np.float32)
         game_rewards = np.zeros((n, P), np.float32)
-        e = np.flatnonzero(ended)
+        e = _flat(ended)
         if e.size:
             w = st.winner[R[e]].astype(np.intp)
             valid = w >= 0
             r = np.zeros((e.size, P), np.float32)
             r[valid] = -1.0
-            r[np.flatnonzero(valid), w[valid]] = 1.0
+            r[_flat(valid), w[valid]] = 1.0
             rewards[e] = r
             g = e[st.game_over[R[e]]]
             if g.size:
@@ -703,13 +748,13 @@ class Engine:
             if self.hard:
                 g = self._guilt(st, pend, victim, st.side[pend].astype(np.intp))
                 stack &= ~np.where(g[:, None], self.RESTRBITS[st.side[pend].astype(np.intp)], np.uint64(0))
-            keep = ~(can & (stack != 0).any(1))
+            keep = ~(can & _any_bits(stack))
             pend, victim = pend[keep], victim[keep]
         if self.enforce == "catch" and pend.size:
             v = st.vulnerable[pend]
-            if v.any():
+            if np.count_nonzero(v):
                 v[np.arange(pend.size), victim] = False
-                keep = ~v.any(1)
+                keep = ~_any_row(v)
                 pend, victim = pend[keep], victim[keep]
         if pend.size == 0:
             return
@@ -728,14 +773,14 @@ class Engine:
         S = _sel(R)
         actor = st.actor[S].astype(np.intp)
         bits = self._playable_bits(st, R, actor, st.side[S].astype(np.intp), tface)
-        forced = (st.phase[S] == TURN) & ~(bits != 0).any(1)
+        forced = (st.phase[S] == TURN) & ~_any_bits(bits)
         if self.enforce != "off":
             v = st.vulnerable[S]
-            if v.any():
+            if np.count_nonzero(v):
                 v = v.copy()
                 v[np.arange(R.size), actor] = False
-                forced &= ~v.any(1)
-        return bits, np.flatnonzero(forced)
+                forced &= ~_any_row(v)
+        return bits, _flat(forced)
 
     def _draw_chains(self, st: State, R: np.ndarray, tface: np.ndarray) -> None:
         """Resolve chains of forced draws starting with the seat asked in ``R`` (which must draw).
@@ -753,10 +798,10 @@ class Engine:
             if R.size == 0:
                 return
             out = st.draw_n[R] == 0
-            if out.any():
+            if np.count_nonzero(out):
                 self._reshuffle(st, R[out])
                 empty = out & (st.draw_n[R] == 0)
-                if empty.any():
+                if np.count_nonzero(empty):
                     self._pass_chain(st, R[empty], tface[empty])
                 R, tface = R[~empty], tface[~empty]
 
@@ -766,7 +811,7 @@ class Engine:
         P = self.P
         n = R.size
         ar = np.arange(n)
-        has_play = ((st.held[R] & self._matching(st, R, tface)[:, None, :]) != 0).any(2)
+        has_play = _any_bits(st.held[R] & self._matching(st, R, tface)[:, None, :])
         if self.hard:  # rare: leave restricted hands to the general path
             return
         j = np.arange(P + 1)[None, :]
@@ -778,9 +823,9 @@ class Engine:
         room = self.config.max_turns_per_round - st.turns[R]
         blocked = passes >= P
         ok = (k < room) & ~blocked
-        if ok.any():
+        if np.count_nonzero(ok):
             Ro = R[ok]
-            nxt = seat[np.flatnonzero(ok), k[ok]]
+            nxt = seat[_flat(ok), k[ok]]
             st.passes[Ro] = passes[ok]
             st.turns[Ro] += k[ok].astype(np.int32)
             st.declared[Ro] = False
@@ -789,14 +834,14 @@ class Engine:
             st.actor[Ro] = nxt
             st.turn[Ro] = nxt
             if self.log is not None:
-                for i in np.flatnonzero(ok).tolist():
+                for i in _flat(ok).tolist():
                     self.log.extend((int(R[i]), int(seat[i, q]), self.ID[DRAW]) for q in range(int(k[i])))
         b = blocked & ((P - st.passes[R]) < room)
-        if b.any():  # the P-th consecutive pass blocks the round
+        if np.count_nonzero(b):  # the P-th consecutive pass blocks the round
             Rb = R[b]
             q = (P - st.passes[Rb]).astype(np.int64)
             if self.log is not None:
-                for i, qi in zip(np.flatnonzero(b).tolist(), q.tolist()):
+                for i, qi in zip(_flat(b).tolist(), q.tolist()):
                     self.log.extend((int(R[i]), int(seat[i, t]), self.ID[DRAW]) for t in range(qi))
             st.turns[Rb] += q.astype(np.int32)
             st.passes[Rb] = P
@@ -817,11 +862,11 @@ class Engine:
             side = st.side[R].astype(np.intp)
             restr = self.RESTRBITS[side][:, None, :]
             if c.wild_draw_restriction == "color_only":
-                guilt = ((held & self.COLORBITS[side, st.color[R]][:, None, :]) != 0).any(2)
+                guilt = _any_bits(held & self.COLORBITS[side, st.color[R]][:, None, :])
             else:
-                guilt = ((okb & ~restr) != 0).any(2)
+                guilt = _any_bits(okb & ~restr)
             okb &= ~np.where(guilt[:, :, None], restr, np.uint64(0))
-        has_play = (okb != 0).any(2)  # (n, P)
+        has_play = _any_bits(okb)  # (n, P)
         d = st.direction[R].astype(np.intp)
         j = np.arange(J)[None, :]
         actor = st.actor[R].astype(np.intp)
@@ -840,13 +885,13 @@ class Engine:
         by_draw = dp[ar, js] & ~hp[ar, js]
         L = js + by_draw  # cards drawn along the chain
         room = c.max_turns_per_round - st.turns[R]
-        done = stop.any(1) & (L <= dn) & (L < room)
+        done = _any_row(stop) & (L <= dn) & (L < room)
         # no stop in sight: draw as far as this pass has checked, then go on.  The seat after the last
         # drawer must be one checked too (position J - 1 at most): the next pass assumes it must draw
         reach = np.minimum(dn, J - 1)
         short = ~done & (reach < room)
         L = np.where(done, L, np.where(short, reach, 0))
-        take = np.flatnonzero(L > 0)
+        take = _flat(L > 0)
         if take.size:
             self._add_cards(st, R[take], seat[take], card[take], L[take])
             Rt = R[take]
@@ -864,7 +909,7 @@ class Engine:
                 for i in take.tolist():
                     self.log.extend((int(R[i]), int(seat[i, k]), draw_id) for k in range(int(L[i])))
         m = done | short
-        if m.any():
+        if np.count_nonzero(m):
             Rm = R[m]
             end = np.where(done, js, reach)[m]  # or the next seat to draw: position min(dn, J)
             last = (actor[m] + end * d[m]) % P
@@ -872,7 +917,7 @@ class Engine:
             st.turn[Rm] = last
             bd = (by_draw & done)[m]
             st.phase[Rm] = np.where(bd, DRAWN, TURN)
-            st.drawn[Rm] = np.where(bd, card[np.flatnonzero(m), np.minimum(end, J - 1)], -1)
+            st.drawn[Rm] = np.where(bd, card[_flat(m), np.minimum(end, J - 1)], -1)
         return short
 
     def apply(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
@@ -887,7 +932,7 @@ class Engine:
                            (PASS, self._pass), (CHALLENGE, self._challenge), (ACCEPT, self._take_penalty),
                            (UNO, self._uno), (CATCH, self._catch), (CHOOSE, self._choose)):
             if present[k]:
-                sel = np.flatnonzero(kind == k) if present[k] < len(R) else slice(None)
+                sel = _flat(kind == k) if present[k] < len(R) else slice(None)
                 handler(st, R[sel], a[sel])
         st.declared[S] &= self.A_KEEPS_DECLARED[a]
         over = R[(st.turns[S] >= self.config.max_turns_per_round) & (st.phase[S] != OVER)]
@@ -903,7 +948,7 @@ class Engine:
             self.log.extend((int(r), int(s), -1) for r, s in zip(R, seat))
         self._draw(st, R, seat, np.full(R.size, 2))
         own = (st.phase[R] == TURN) | (st.phase[R] == DRAWN)
-        if own.any():
+        if np.count_nonzero(own):
             Ro = R[own]
             st.drawn[Ro] = -1
             st.declared[Ro] = False
@@ -930,7 +975,7 @@ class Engine:
 
     def _pass(self, st: State, R, a) -> None:
         phase = st.phase[R]
-        j = np.flatnonzero(phase == JUMP)
+        j = _flat(phase == JUMP)
         if j.size:
             Rj = R[j]
             rank = st.offer_rank[Rj].astype(np.int16)
@@ -941,14 +986,14 @@ class Engine:
             st.actor[Rj] = np.where(more, nxt, st.turn[Rj])
             st.phase[Rj] = np.where(more, JUMP, st.resume[Rj])
             st.offer_rank[Rj[~more]] = _NOT_ASKED
-        d = np.flatnonzero(phase == DEFLECT)
+        d = _flat(phase == DEFLECT)
         if d.size:  # the Skip stands: the victim loses its turn (E33)
             Rd = R[d]
             self._goto(st, Rd, self._next(st, Rd, st.actor[Rd], 1), TURN)
 
     def _draw_action(self, st: State, R, a) -> None:
         pend = st.phase[R] == PENDING
-        if pend.any():
+        if np.count_nonzero(pend):
             self._take_penalty(st, R[pend], a[pend])
             R, a = R[~pend], a[~pend]
             if R.size == 0:
@@ -960,7 +1005,7 @@ class Engine:
         none = got == 0
         st.passes[R] = np.where(none, st.passes[R] + 1, 0)
         playable = np.zeros(len(R), bool)
-        i = np.flatnonzero(~none)
+        i = _flat(~none)
         if i.size and self.config.drawn_card_play != "never":
             Ri = R[i]
             side = st.side[Ri].astype(np.intp)
@@ -969,7 +1014,7 @@ class Engine:
         st.drawn[R] = np.where(playable, kind, -1)
         st.phase[R[playable]] = DRAWN
         end = ~playable
-        if end.any():
+        if np.count_nonzero(end):
             Re = R[end]
             self._goto(st, Re, self._next(st, Re, actor[end], 1), TURN)
         blocked = R[none & (st.passes[R] >= self.P)]
@@ -991,10 +1036,10 @@ class Engine:
         self._after_penalty(st, R, victim, out)
 
     def _after_penalty(self, st: State, R, victim, out) -> None:
-        if out.any():
+        if np.count_nonzero(out):
             self._finish(st, R[out], st.origin[R[out]].astype(np.intp))
         rest = ~out
-        if rest.any():
+        if np.count_nonzero(rest):
             Rr, v = R[rest], victim[rest]
             nxt = self._next(st, Rr, v, 1) if self.config.draw_penalty_skips_turn else v
             self._goto(st, Rr, nxt, TURN)
@@ -1006,7 +1051,7 @@ class Engine:
         g = st.guilty[R]
         st.challengeable[R] = False  # settled: a reshuffle now keeps only the top card (E26)
         self._close_windows(st, R, victim, discard=False)
-        gi = np.flatnonzero(g)
+        gi = _flat(g)
         if gi.size:
             Rg, og = R[gi], off[gi]
             if self.retract:  # RULES.md 1.6: the card returns, the offender draws 2 (E26)
@@ -1024,7 +1069,7 @@ class Engine:
                 self._penalize(st, Rg, og, st.pending[Rg].astype(np.int64), st.pending_color[Rg], 0)
             self._clear_pending(st, Rg)
             self._goto(st, Rg, victim[gi], TURN)
-        ii = np.flatnonzero(~g)
+        ii = _flat(~g)
         if ii.size:  # innocent: the challenger draws the penalty plus challenge_extra
             Ri = R[ii]
             self._penalize(st, Ri, victim[ii], st.pending[Ri].astype(np.int64), st.pending_color[Ri],
@@ -1054,7 +1099,7 @@ class Engine:
             st.prev_color[R] = st.color[R]
             st.prev_pending[R] = st.pending[R]
             guilty = np.zeros(n, bool)
-            i = np.flatnonzero(restr)
+            i = _flat(restr)
             if i.size:
                 guilty[i] = self._guilt(st, R[i], actor[i], side[i])
             st.guilty[R] = guilty
@@ -1067,7 +1112,7 @@ class Engine:
         hf = st.hands.reshape(-1)
         hf[flat] -= 1
         gone = hf[flat] == 0
-        if gone.any():  # the last copy of that kind left the hand
+        if np.count_nonzero(gone):  # the last copy of that kind left the hand
             kg = kind[gone]
             st.held.reshape(-1)[fs[gone] * self.W + self.KWORD[kg]] &= ~self.KBIT[kg]
         st.hand_n.reshape(-1)[fs] = hn - 1
@@ -1097,7 +1142,7 @@ class Engine:
                 nseat[rv] = actor[rv]
             else:
                 nseat[rv] = (actor[rv] - d[rv]) % P
-        sk = np.flatnonzero(sym == SKIP) if fx & _FX_SKIP else ()
+        sk = _flat(sym == SKIP) if fx & _FX_SKIP else ()
         if len(sk):
             victim = nseat[sk]
             nseat[sk] = (actor[sk] + 2 * d[sk]) % P
@@ -1108,19 +1153,19 @@ class Engine:
         if fx & _FX_SKIP_EVERYONE:
             se = sym == SKIP_EVERYONE
             nseat[se] = actor[se]
-        dr = np.flatnonzero(self.F_IS_DRAW[face]) if fx & _FX_DRAW else ()
+        dr = _flat(self.F_IS_DRAW[face]) if fx & _FX_DRAW else ()
         if len(dr):
             st.pending[R[dr]] += self.F_DRAW[face[dr]]
             st.pending_color[R[dr]] |= sym[dr] == WILD_DRAW_COLOR
             nphase[dr] = PENDING
         live = ~out
-        sw = np.flatnonzero(self.F_TARGETED[face] & live) if fx & _FX_TARGETED else ()
+        sw = _flat(self.F_TARGETED[face] & live) if fx & _FX_TARGETED else ()
         if len(sw):
             self._exchange(st, R[sw], actor[sw], self.A_TARGET[a[sw]].astype(np.intp))
-        ro = np.flatnonzero(self.F_ROTATE[face] & live) if fx & _FX_ROTATE else ()
+        ro = _flat(self.F_ROTATE[face] & live) if fx & _FX_ROTATE else ()
         if len(ro):
             self._rotate(st, R[ro], d[ro])
-        fl = (np.flatnonzero((sym == FLIP) & (live | (c.flip_as_last_card == "flip_before_scoring")))
+        fl = (_flat((sym == FLIP) & (live | (c.flip_as_last_card == "flip_before_scoring")))
               if fx & _FX_FLIP else ())
         if len(fl):
             wild_top = self._flip(st, R[fl])
@@ -1128,7 +1173,7 @@ class Engine:
             nphase[w] = PH_CHOOSE
             chooser[w] = actor[w] if c.flip_revealed_wild == "flipper" else nseat[w]
 
-        o = np.flatnonzero(out)
+        o = _flat(out)
         if o.size:
             defer = st.challengeable[R[o]]  # E8: the challenge resolves before the round ends
             last_draw = self.F_IS_DRAW[face[o]] & ~defer & c.last_card_draw_applies
@@ -1140,7 +1185,7 @@ class Engine:
             fin = o[~defer]
             self._finish(st, R[fin], actor[fin])
             live[o[defer]] = True  # the victim answers the challengeable card first
-        L = np.flatnonzero(live)
+        L = _flat(live)
         if L.size == 0:
             return
         RL = R[L]
@@ -1163,7 +1208,7 @@ class Engine:
         cell = ((R * self.P + actor) * self.K)[:, None] + np.minimum(cand, self.K - 1)
         cnt = st.hands.reshape(-1)[cell].astype(np.int64) * real
         kind = cand[np.arange(len(R)), (cnt > 0).argmax(1)]
-        amb = np.flatnonzero((cnt > 0).sum(1) > 1)
+        amb = _flat((cnt > 0).sum(1) > 1)
         if amb.size:
             cum = cnt[amb].cumsum(1)
             u = chance.uniform(st.key, st.counter, R[amb], 1)[:, 0] * cum[:, -1]
@@ -1220,13 +1265,13 @@ class Engine:
         if R.size == 0:
             return
         tface = self._top_face(st, R)
-        elig = ((st.held[R] & self.IDENTBITS[tface][:, None, :]) != 0).any(2)  # (n, P)
+        elig = _any_bits(st.held[R] & self.IDENTBITS[tface][:, None, :])  # (n, P)
         ar = np.arange(len(R))
         elig[ar, st.actor[R]] = False  # the seat that moves next anyway plays it as its turn
         if exclude_origin and not self.config.jump_in_self:
             elig[ar, st.origin[R]] = False
-        has = elig.any(1)
-        if not has.any():
+        has = _any_row(elig)
+        if not np.count_nonzero(has):
             return
         R, elig = R[has], elig[has]
         seats = np.arange(self.P)[None, :]
@@ -1255,9 +1300,9 @@ class Engine:
     def _penalize(self, st: State, R, seats, n, until, extra) -> None:
         """Seats draw ``n`` cards, or (``until``) until a card of the active colour, then ``extra``."""
         fixed = np.where(until, 0, n + extra)
-        if fixed.any():
+        if np.count_nonzero(fixed):
             self._draw(st, R, seats, fixed)
-        u = np.flatnonzero(until)
+        u = _flat(until)
         if u.size:
             self._draw_until_color(st, R[u], seats[u])
             if extra:
@@ -1271,7 +1316,7 @@ class Engine:
         first = np.minimum(counts, st.draw_n[R])
         got = first.copy()
         last = self._take(st, R, seats, first)
-        short = np.flatnonzero(counts > first)
+        short = _flat(counts > first)
         if short.size:
             Rs = R[short]
             self._reshuffle(st, Rs)
@@ -1289,7 +1334,7 @@ class Engine:
         if m == 0:
             return last
         if m == 1:
-            i = np.flatnonzero(k == 1) if k.min() == 0 else slice(None)
+            i = _flat(k == 1) if k.min() == 0 else slice(None)
             Ri = R[i]
             card = st.draw.reshape(-1)[Ri * self.N + st.draw_n[Ri] - 1].astype(np.intp)
             fs = Ri * self.P + seats[i]  # flat (game, seat)
@@ -1308,7 +1353,7 @@ class Engine:
             else:
                 self._add_cards(st, R, np.broadcast_to(seats[:, None], cards.shape), cards, k)
             has = k > 0
-            last[has] = cards[np.flatnonzero(has), k[has] - 1]
+            last[has] = cards[_flat(has), k[has] - 1]
         return last
 
     def _add_cards(self, st: State, R, seats, cards, counts) -> None:
@@ -1328,7 +1373,7 @@ class Engine:
             hw, bits = fs, self.KBIT[cards]
         everyone = counts.min() >= m  # no row stops early
         for j in range(m):
-            i = slice(None) if everyone else np.flatnonzero(counts > j)
+            i = slice(None) if everyone else _flat(counts > j)
             hf[hk[i, j]] += 1
             nf[fs[i, j]] += 1
             bf[hw[i, j]] |= bits[i, j]
@@ -1420,7 +1465,7 @@ class Engine:
             if R.size == 0:
                 return
         vul = st.vulnerable[R]
-        if not vul.any():
+        if not np.count_nonzero(vul):
             return
         vul[np.arange(len(R)), actor] = False
         i, p = np.nonzero(vul)
@@ -1463,7 +1508,7 @@ class Engine:
         wi = np.where(valid, w, 0)
         pts = np.where(valid, vals.sum(1) - vals[ar, wi], 0)
         sc = st.scores[R]
-        v = np.flatnonzero(valid)
+        v = _flat(valid)
         mode = c.scoring_mode
         if mode == "winner_takes_sum":
             sc[v, wi[v]] += pts[v]
