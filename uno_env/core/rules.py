@@ -193,6 +193,9 @@ class Engine:
         self.A_COUNTED = (A.kind != UNO) & (A.kind != CATCH) & (A.kind != CHOOSE)  # counts as a turn (E3)
         self.A_KEEPS_DECLARED = (A.kind == UNO) | (A.kind == CATCH)  # a declared UNO survives these
         self.A_COLOR, self.A_TARGET = A.color, A.target
+        pf = np.maximum(A.face, 0).astype(np.intp)  # the active colour once action a is played
+        self.A_NEW_COLOR = np.where(self.F_SYM[pf] == SWAP_IN_TURN, FREE,
+                                    np.where(self.F_WILD[pf], A.color, self.F_COLOR[pf])).astype(np.int8)
         self.PLAY_IDS = _flat(A.kind == PLAY)
         self.PLAY_FACE = A.face[self.PLAY_IDS].astype(np.intp)
         assert np.array_equal(self.PLAY_IDS, np.arange(self.PLAY_IDS.size))  # plays come first
@@ -1087,7 +1090,7 @@ class Engine:
         c, P = self.config, self.P
         n = len(R)
         actor = st.actor[R].astype(np.intp)
-        side = st.side[R].astype(np.intp)
+        side = st.side[R].astype(np.intp) if self.two_sided else np.zeros(n, np.intp)
         face = self.A_FACE[a]
         sym = self.F_SYM[face]
         if self.two_sided:
@@ -1125,14 +1128,13 @@ class Engine:
         st.passes[R] = 0
         st.origin[R] = actor
         st.drew_on.reshape(-1)[fs] = -1
-        wild = self.F_WILD[face]
-        st.color[R] = np.where(sym == SWAP_IN_TURN, FREE, np.where(wild, self.A_COLOR[a], self.F_COLOR[face]))
+        st.color[R] = self.A_NEW_COLOR[a]
         # E27: an out-of-turn jump-in is a discard but not the next player beginning a turn
         self._close_windows(st, R, actor, discard=True, in_turn=st.phase[R] != JUMP)
         d = st.direction[R].astype(np.intp)
         nseat = (actor + d) % P
         nphase = np.full(n, TURN, np.int8)
-        chooser = np.full(n, -1, np.intp)
+        chooser = None  # who declares a colour revealed by a Flip
         fx = int(np.bitwise_or.reduce(self.F_FX[face]))  # the effects present among these plays
 
         if fx & _FX_REVERSE:
@@ -1171,9 +1173,11 @@ class Engine:
             wild_top = self._flip(st, R[fl])
             w = fl[wild_top & live[fl]]
             nphase[w] = PH_CHOOSE
+            chooser = nseat.copy()
             chooser[w] = actor[w] if c.flip_revealed_wild == "flipper" else nseat[w]
 
         o = _flat(out)
+        L = slice(None)  # the rows still in play: all of them unless a seat went out
         if o.size:
             defer = st.challengeable[R[o]]  # E8: the challenge resolves before the round ends
             last_draw = self.F_IS_DRAW[face[o]] & ~defer & c.last_card_draw_applies
@@ -1185,13 +1189,13 @@ class Engine:
             fin = o[~defer]
             self._finish(st, R[fin], actor[fin])
             live[o[defer]] = True  # the victim answers the challengeable card first
-        L = _flat(live)
-        if L.size == 0:
-            return
+            L = _flat(live)
+            if L.size == 0:
+                return
         RL = R[L]
         st.turn[RL] = nseat[L]
         st.phase[RL] = nphase[L]
-        st.actor[RL] = np.where(nphase[L] == PH_CHOOSE, chooser[L], nseat[L])
+        st.actor[RL] = nseat[L] if chooser is None else chooser[L]
         if self.enforce != "off":  # RULES.md 1.5, E16: checked after the whole effect; a seat that
             # did not play from two cards only received its one-card hand (RULES.md 12.10)
             fL = fs[L]
