@@ -171,6 +171,7 @@ class Engine:
         self.K_COLOR = self.F_COLOR[KF]
         self.K_SYM = self.F_SYM[KF]
         self.K_PTS = fa["points"][KF].astype(np.int32)
+        self.K_PTS_F = self.K_PTS.astype(np.float32)
         self.K_RESTR = self.F_RESTR[KF]
         self.K_SKIP = self.K_SYM == SKIP
         self.cards = deck.cards
@@ -1468,9 +1469,12 @@ class Engine:
             R, actor = R[in_turn], np.asarray(actor)[in_turn]
             if R.size == 0:
                 return
-        vul = st.vulnerable[R]
+        vul = st.vulnerable[_sel(R)]
         if not np.count_nonzero(vul):
             return
+        rows = _flat(_any_row(vul))  # the few games with an open window
+        R, actor = R[rows], np.asarray(actor)[rows]
+        vul = st.vulnerable[R]
         vul[np.arange(len(R)), actor] = False
         i, p = np.nonzero(vul)
         if i.size == 0:
@@ -1487,7 +1491,10 @@ class Engine:
     # ================================================================== round end
     def hand_values(self, st: State, R) -> np.ndarray:
         """(n, P) points in each hand, valued on the side in play."""
-        return (st.hands[R].astype(np.int32) * self.K_PTS[st.side[R].astype(np.intp)][:, None, :]).sum(2)
+        hands = st.hands[R].astype(np.float32)  # a matrix product: exact for these small integers
+        if not self.two_sided:
+            return (hands @ self.K_PTS_F[0]).astype(np.int32)
+        return (hands @ self.K_PTS_F[st.side[R].astype(np.intp)][:, :, None])[..., 0].astype(np.int32)
 
     def _finish_blocked(self, st: State, R, truncated: bool = False) -> None:
         """E2: the lowest hand value wins (ties: fewer cards, then the earliest seat from the
