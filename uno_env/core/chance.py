@@ -20,6 +20,7 @@ _STEP = np.uint64(0xD1B54A32D192ED03)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 _TO_UNIT = np.float64(1.0 / (1 << 53))
 _S11 = np.uint64(11)
+_OFFSETS: dict[int, np.ndarray] = {}  # width -> (1, width) per-position offsets of the stream
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -42,8 +43,11 @@ def bits(key: np.ndarray, counter: np.ndarray, rows: np.ndarray, width: int) -> 
     """``(len(rows), width) uint64`` random words for ``rows``; advances their counters by one."""
     base = key[rows] ^ _mix(counter[rows] * _GOLDEN + _STEP)
     counter[rows] += np.uint64(1)
-    x = base[:, None] + np.arange(1, width + 1, dtype=np.uint64)[None, :] * _STEP
-    return _mix(_mix(x))
+    offsets = _OFFSETS.get(width)
+    if offsets is None:
+        offsets = _OFFSETS[width] = np.arange(1, width + 1, dtype=np.uint64)[None, :] * _STEP
+        offsets.flags.writeable = False
+    return _mix(_mix(base[:, None] + offsets))
 
 
 def uniform(key, counter, rows, width: int = 1) -> np.ndarray:
@@ -64,8 +68,9 @@ def permutations(key, counter, rows, lengths, width: int) -> np.ndarray:
     so pile arrays of a fixed width can be shuffled without a loop over games.
     """
     r = bits(key, counter, rows, width) >> _S11  # 53-bit keys, distinct with overwhelming odds
-    pos = np.arange(width, dtype=np.uint64)[None, :]
-    lengths = np.asarray(lengths, dtype=np.int64)[:, None]
-    inactive = np.arange(width)[None, :] >= lengths
-    r[inactive] = (np.uint64(1) << np.uint64(60)) + pos.repeat(len(rows), 0)[inactive]
+    lengths = np.asarray(lengths, dtype=np.int64)
+    if lengths.size and lengths.min() < width:  # a whole deck shuffled (a deal) needs none of this
+        pos = np.arange(width, dtype=np.uint64)[None, :]
+        inactive = np.arange(width)[None, :] >= lengths[:, None]
+        r[inactive] = (np.uint64(1) << np.uint64(60)) + pos.repeat(len(rows), 0)[inactive]
     return np.argsort(r, axis=1)  # keys are distinct, so any sort gives the same order

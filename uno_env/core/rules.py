@@ -1419,14 +1419,18 @@ class Engine:
         ar = np.arange(len(R))
         st.draw[R] = src[ar[:, None], perm]
         st.draw_n[R] = m
-        top = src[ar, st.disc_n[R] - 1]
-        under = src[ar, np.maximum(st.disc_n[R] - 2, 0)]
-        two = keep == 2
-        st.discard[R, 0] = np.where(two, under, top)
-        st.discard[R[two], 1] = top[two]
+        dn = st.disc_n[R]
+        top = src[ar, dn - 1]
         st.disc_n[R] = keep
         st.pile_counts[R] = 0
         st.pile_counts[R, top] += 1
+        if not self.retract:
+            st.discard[R, 0] = top
+            return
+        under = src[ar, np.maximum(dn - 2, 0)]
+        two = keep == 2
+        st.discard[R, 0] = np.where(two, under, top)
+        st.discard[R[two], 1] = top[two]
         st.pile_counts[R[two], under[two]] += 1
 
     def _draw_until_color(self, st: State, R, seats) -> None:
