@@ -798,9 +798,9 @@ class Engine:
         """
         for _ in range(100_000):  # a reshuffle keeps the top card, so ``tface`` holds throughout
             short = self._chain_pass(st, R, tface)  # rows whose chain goes on past this pass
-            R, tface = R[short], tface[short]
-            if R.size == 0:
+            if not np.count_nonzero(short):
                 return
+            R, tface = R[short], tface[short]
             out = st.draw_n[R] == 0
             if np.count_nonzero(out):
                 self._reshuffle(st, R[out])
@@ -897,15 +897,18 @@ class Engine:
         L = np.where(done, L, np.where(short, reach, 0))
         take = _flat(L > 0)
         if take.size:
-            self._add_cards(st, R[take], seat[take], card[take], L[take])
-            Rt = R[take]
-            st.draw_n[Rt] -= L[take].astype(np.int16)
-            st.vulnerable[Rt, seat[take, 0]] = False  # E28: the first seat's hand grew
+            if take.size < n:  # usually every chain draws: then no row filter
+                Rt, seat_t, card_t, L_t = R[take], seat[take], card[take], L[take]
+            else:
+                Rt, seat_t, card_t, L_t = R, seat, card, L
+            self._add_cards(st, Rt, seat_t, card_t, L_t)
+            st.draw_n[Rt] -= L_t.astype(np.int16)
+            st.vulnerable[Rt, seat_t[:, 0]] = False  # E28: the first seat's hand grew
             st.passes[Rt] = 0
-            st.turns[Rt] += L[take].astype(np.int32)
+            st.turns[Rt] += L_t.astype(np.int32)
             st.declared[Rt] = False
-            drew = np.arange(J)[None, :] < L[take][:, None]
-            cell = (Rt * P)[:, None] + seat[take]  # flat (game, seat); cells past L repeat cell 0's write
+            drew = np.arange(J)[None, :] < L_t[:, None]
+            cell = (Rt * P)[:, None] + seat_t  # flat (game, seat); cells past L repeat cell 0's write
             cell = cell[:, :1] + (cell - cell[:, :1]) * drew
             st.drew_on.reshape(-1)[cell] = st.color[Rt][:, None]
             if self.log is not None:
@@ -913,15 +916,17 @@ class Engine:
                 for i in take.tolist():
                     self.log.extend((int(R[i]), int(seat[i, k]), draw_id) for k in range(int(L[i])))
         m = done | short
-        if np.count_nonzero(m):
-            Rm = R[m]
-            end = np.where(done, js, reach)[m]  # or the next seat to draw: position min(dn, J)
-            last = (actor[m] + end * d[m]) % P
+        k = np.count_nonzero(m)
+        if k:
+            mi = slice(None) if k == n else _flat(m)  # usually every chain stops or goes on
+            Rm = R[mi]
+            end = np.where(done, js, reach)[mi]  # or the next seat to draw: position min(dn, J)
+            last = (actor[mi] + end * d[mi]) % P
             st.actor[Rm] = last
             st.turn[Rm] = last
-            bd = (by_draw & done)[m]
+            bd = (by_draw & done)[mi]
             st.phase[Rm] = np.where(bd, DRAWN, TURN)
-            st.drawn[Rm] = np.where(bd, card[_flat(m), np.minimum(end, J - 1)], -1)
+            st.drawn[Rm] = np.where(bd, card[ar[mi], np.minimum(end, J - 1)], -1)
         return short
 
     def apply(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
@@ -1040,11 +1045,12 @@ class Engine:
         self._after_penalty(st, R, victim, out)
 
     def _after_penalty(self, st: State, R, victim, out) -> None:
-        if np.count_nonzero(out):
+        Rr, v = R, victim
+        if np.count_nonzero(out):  # E8: the round ends
             self._finish(st, R[out], st.origin[R[out]].astype(np.intp))
-        rest = ~out
-        if np.count_nonzero(rest):
+            rest = ~out
             Rr, v = R[rest], victim[rest]
+        if Rr.size:
             nxt = self._next(st, Rr, v, 1) if self.config.draw_penalty_skips_turn else v
             self._goto(st, Rr, nxt, TURN)
 
@@ -1329,8 +1335,11 @@ class Engine:
             l2 = self._take(st, Rs, seats[short], second)
             got[short] += second
             last[short] = np.where(second > 0, l2, last[short])
-        grew = got > 0
-        st.vulnerable[R[grew], seats[grew]] = False  # E28
+        if np.count_nonzero(got) == got.size:
+            st.vulnerable[R, seats] = False  # E28: a seat whose hand grew is no longer at one card
+        else:
+            grew = got > 0
+            st.vulnerable[R[grew], seats[grew]] = False
         return got, last
 
     def _take(self, st: State, R, seats, k) -> np.ndarray:
