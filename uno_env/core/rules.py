@@ -59,19 +59,25 @@ def _flat(mask: np.ndarray) -> np.ndarray:
 _ROW_VIEW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
+def _padded(b: np.ndarray, w: int) -> np.ndarray:
+    """``b`` (bool) with its last axis padded with False to ``w`` bytes, C-contiguous."""
+    L = b.shape[-1]
+    if w == L and b.flags.c_contiguous:
+        return b
+    out = np.zeros(b.shape[:-1] + (w,), bool)
+    out[..., :L] = b
+    return out
+
+
 def _any_row(b: np.ndarray) -> np.ndarray:
     """``b.any(-1)`` of a bool array.  numpy reduces short rows one at a time (about 12 ns a row, 50 us
     for 4096 rows of 4 seats); a row of 1, 2, 4 or 8 bytes read as one integer costs 0.3 ns."""
     L = b.shape[-1]
     w = L if L in (1, 2, 4) else 4 if L == 3 else 8 * -(-L // 8)
-    if w != L or not b.flags.c_contiguous:
-        padded = np.zeros(b.shape[:-1] + (w,), bool)
-        padded[..., :L] = b
-        b = padded
+    b = _padded(b, w)
     if w <= 8:
         return b.view(_ROW_VIEW[w])[..., 0] != 0
-    u = b.view(np.uint64)
-    return _any_bits(u)
+    return _any_bits(b.view(np.uint64))
 
 
 def _any_bits(words: np.ndarray) -> np.ndarray:
@@ -83,16 +89,12 @@ def _any_bits(words: np.ndarray) -> np.ndarray:
 
 
 def _count_row(b: np.ndarray) -> np.ndarray:
-    """``b.sum(-1)`` of a bool array with rows of 2 to 8 bytes (seats), by one popcount per row."""
+    """``b.sum(-1)`` of a bool array with rows of up to 8 bytes (seats), by one popcount per row."""
     L = b.shape[-1]
-    w = 2 if L <= 2 else 4 if L <= 4 else 8
     if L > 8:
         return b.sum(-1, dtype=np.int16)
-    if w != L or not b.flags.c_contiguous:
-        padded = np.zeros(b.shape[:-1] + (w,), bool)
-        padded[..., :L] = b
-        b = padded
-    return np.bitwise_count(b.view(_ROW_VIEW[w])[..., 0]).astype(np.int16)
+    w = 2 if L <= 2 else 4 if L <= 4 else 8
+    return np.bitwise_count(_padded(b, w).view(_ROW_VIEW[w])[..., 0]).astype(np.int16)
 
 
 def _sel(R: np.ndarray):
