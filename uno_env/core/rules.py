@@ -595,7 +595,8 @@ class Engine:
 
         With ``autoreset`` a finished round is followed at once by the next deal (a new game once
         the game is over); the result still describes the finished rounds.  Rounds ended by the
-        actions are dealt before the forced moves are settled, so one settling pass serves both.
+        actions are dealt before the forced moves are settled, so one settling pass serves both;
+        under ``deal_after_first_pass`` they are dealt after the first pass, with the rounds it ends.
         """
         actions = np.asarray(actions)
         B = st.batch_size
@@ -617,11 +618,13 @@ class Engine:
             self.next_rounds(st, ended, settle=False)
             ended = ended[:0]
 
-        def deal_on(late: np.ndarray) -> None:  # rounds ended by a forced move (E2, E3, a forced play)
+        def deal_on(over: np.ndarray) -> None:
+            """Deal the next round in ``over``; report those a forced move ended (E2, E3, a play)."""
+            late = over[~out.round_over[over]]  # the others are in ``out`` already
             more = self.result(st, np.zeros(late.size, bool), late)
             for name, arr in zip(StepResult._fields, more):
                 getattr(out, name)[late] = arr
-            self.next_rounds(st, late, settle=False)
+            self.next_rounds(st, over, settle=False)
 
         self.settle(st, live, on_over=deal_on, ended=ended)
         return out
