@@ -713,10 +713,11 @@ class Engine:
                 self._forced_penalties(st, R, tface)
             bits, chain = self._forced_draw_rows(st, R, tface)
             if chain.size and self.bulk_forced_moves:
-                self._draw_chains(st, R[chain], tface[chain])
-                Rc = R[chain]  # the chains changed who is asked: recompute those rows
+                Rc, tc = R[chain], tface[chain]
+                self._draw_chains(st, Rc, tc)
+                # the chains changed who is asked: recompute those rows
                 bits[chain] = self._playable_bits(st, Rc, st.actor[Rc].astype(np.intp),
-                                                  st.side[Rc].astype(np.intp), tface[chain])
+                                                  st.side[Rc].astype(np.intp) if self.hard else None, tc)
             self.refresh(st, R, bits, tface)
             F = R[st.nlegal[_sel(R)] == 1]
             if F.size:
@@ -746,7 +747,9 @@ class Engine:
         """Victims of a draw penalty with nothing to answer (no stack, no challenge, nobody to catch)
         take it at once; a forced move, taken here without a pass through the masks."""
         S = _sel(R)
-        sel = (st.phase[S] == PENDING) & ~st.challengeable[S]
+        sel = st.phase[S] == PENDING
+        if self.challenge_on:  # otherwise nothing is ever challengeable
+            sel &= ~st.challengeable[S]
         pend = R[sel]
         if pend.size == 0:
             return
@@ -781,7 +784,7 @@ class Engine:
         positions in ``R`` of the seats that can only draw: own turn, nothing playable, nobody to catch."""
         S = _sel(R)
         actor = st.actor[S].astype(np.intp)
-        bits = self._playable_bits(st, R, actor, st.side[S].astype(np.intp), tface)
+        bits = self._playable_bits(st, R, actor, st.side[S].astype(np.intp) if self.hard else None, tface)
         forced = (st.phase[S] == TURN) & ~_any_bits(bits)
         if self.enforce != "off":
             v = st.vulnerable[S]
@@ -949,9 +952,11 @@ class Engine:
                 sel = _flat(kind == k) if present[k] < len(R) else slice(None)
                 handler(st, R[sel], a[sel])
         st.declared[S] &= self.A_KEEPS_DECLARED[a]
-        over = R[(st.turns[S] >= self.config.max_turns_per_round) & (st.phase[S] != OVER)]
-        if over.size:  # E3: treated as a blocked round, reported as truncation
-            self._finish_blocked(st, over, truncated=True)
+        turns = st.turns[S]
+        if turns.max() >= self.config.max_turns_per_round:  # E3: a blocked round, reported as truncated
+            over = R[(turns >= self.config.max_turns_per_round) & (st.phase[S] != OVER)]
+            if over.size:
+                self._finish_blocked(st, over, truncated=True)
 
     def wrong_card_penalty(self, st: State, R: np.ndarray) -> None:
         """The seeds' wrong-card rule for an illegal action (RULES.md 12.11): the card goes back, the
