@@ -1,11 +1,14 @@
 """Each game has its own random stream: same seed, same game, in any batch and any process."""
 
+import pickle
 import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from uno_env import VecGame
+from uno_env.core.actions import PLAY
 
 
 def _play(game: VecGame, steps: int, seed: int) -> list:
@@ -71,3 +74,22 @@ def test_forced_moves_taken_in_bulk_give_the_same_games_as_one_at_a_time():
             bulk = VecGame(rules, players, batch_size=64, seed=players, **options)
             bulk.engine.chain_window = window
             assert _play(bulk, steps, seed=9) == expected, (rules, players, options, window)
+
+
+@pytest.mark.parametrize("preset", ["standard_en", "house_cn"])
+def test_stepping_games_whose_rounds_are_all_over_changes_nothing(preset):
+    """Without autoreset a finished round waits; a step then ignores its action, even when no game
+    of the batch is still in play (an empty set of rows goes through the whole step)."""
+    game = VecGame(preset, num_players=2, batch_size=3, seed=4, autoreset=False, hand_size=1)
+    rng = np.random.default_rng(0)
+    is_play = game.engine.A_KIND == PLAY
+    for _ in range(500):  # a random legal play, else a random legal action: one-card rounds end fast
+        mask = game.legal_mask()
+        if not mask.any():
+            break
+        game.step(((rng.random(mask.shape) + is_play) * mask).argmax(1))
+    assert not game.legal_mask().any(), "the rounds did not end"
+    before = pickle.dumps(game.state)
+    out = game.step(np.zeros(3, np.int64))
+    assert not out.round_over.any()
+    assert pickle.dumps(game.state) == before

@@ -953,7 +953,7 @@ class Engine:
                 handler(st, R[sel], a[sel])
         st.declared[S] &= self.A_KEEPS_DECLARED[a]
         turns = st.turns[S]
-        if turns.max() >= self.config.max_turns_per_round:  # E3: a blocked round, reported as truncated
+        if turns.size and turns.max() >= self.config.max_turns_per_round:  # E3: blocked, reported truncated
             over = R[(turns >= self.config.max_turns_per_round) & (st.phase[S] != OVER)]
             if over.size:
                 self._finish_blocked(st, over, truncated=True)
