@@ -59,9 +59,11 @@ def _flat(mask: np.ndarray) -> np.ndarray:
 _ROW_VIEW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
-def _padded(b: np.ndarray, w: int) -> np.ndarray:
-    """``b`` (bool) with its last axis padded with False to ``w`` bytes, C-contiguous."""
+def _padded(b: np.ndarray) -> np.ndarray:
+    """``b`` (bool), C-contiguous, its last axis padded with False to 1, 2, 4 or a multiple of 8 bytes:
+    a width that reads as whole integers."""
     L = b.shape[-1]
+    w = L if L in (1, 2, 4) else 4 if L == 3 else 8 * -(-L // 8)
     if w == L and b.flags.c_contiguous:
         return b
     out = np.zeros(b.shape[:-1] + (w,), bool)
@@ -72,9 +74,8 @@ def _padded(b: np.ndarray, w: int) -> np.ndarray:
 def _any_row(b: np.ndarray) -> np.ndarray:
     """``b.any(-1)`` of a bool array.  numpy reduces short rows one at a time (about 12 ns a row, 50 us
     for 4096 rows of 4 seats); a row of 1, 2, 4 or 8 bytes read as one integer costs 0.3 ns."""
-    L = b.shape[-1]
-    w = L if L in (1, 2, 4) else 4 if L == 3 else 8 * -(-L // 8)
-    b = _padded(b, w)
+    b = _padded(b)
+    w = b.shape[-1]
     if w <= 8:
         return b.view(_ROW_VIEW[w])[..., 0] != 0
     return _any_bits(b.view(np.uint64))
@@ -90,11 +91,10 @@ def _any_bits(words: np.ndarray) -> np.ndarray:
 
 def _count_row(b: np.ndarray) -> np.ndarray:
     """``b.sum(-1)`` of a bool array with rows of up to 8 bytes (seats), by one popcount per row."""
-    L = b.shape[-1]
-    if L > 8:
+    if b.shape[-1] > 8:
         return b.sum(-1, dtype=np.int16)
-    w = 2 if L <= 2 else 4 if L <= 4 else 8
-    return np.bitwise_count(_padded(b, w).view(_ROW_VIEW[w])[..., 0]).astype(np.int16)
+    b = _padded(b)
+    return np.bitwise_count(b.view(_ROW_VIEW[b.shape[-1]])[..., 0]).astype(np.int16)
 
 
 def _sel(R: np.ndarray):
@@ -465,9 +465,12 @@ class Engine:
         return self.PLAYBITS[(tface * NC + st.color[S]) * 2 + st.first_play[S]]
 
     def _playable_bits(self, st: State, R, actor, side, tface) -> np.ndarray:
-        """(n, W) kinds the actor may play in its own turn (matching and the hard restriction)."""
+        """(n, W) kinds the actor may play in its own turn (matching and the hard restriction; ``side``
+        is read from the state when ``None``, and only under the hard restriction)."""
         bits = self._matching(st, R, tface) & st.held[R, actor]
         if self.hard:
+            if side is None:
+                side = st.side[_sel(R)].astype(np.intp)
             g = self._guilt(st, R, actor, side, bits)
             bits &= ~np.where(g[:, None], self.RESTRBITS[side], np.uint64(0))
         return bits
@@ -716,8 +719,7 @@ class Engine:
                 Rc, tc = R[chain], tface[chain]
                 self._draw_chains(st, Rc, tc)
                 # the chains changed who is asked: recompute those rows
-                bits[chain] = self._playable_bits(st, Rc, st.actor[Rc].astype(np.intp),
-                                                  st.side[Rc].astype(np.intp) if self.hard else None, tc)
+                bits[chain] = self._playable_bits(st, Rc, st.actor[Rc].astype(np.intp), None, tc)
             self.refresh(st, R, bits, tface)
             F = R[st.nlegal[_sel(R)] == 1]
             if F.size:
@@ -784,7 +786,7 @@ class Engine:
         positions in ``R`` of the seats that can only draw: own turn, nothing playable, nobody to catch."""
         S = _sel(R)
         actor = st.actor[S].astype(np.intp)
-        bits = self._playable_bits(st, R, actor, st.side[S].astype(np.intp) if self.hard else None, tface)
+        bits = self._playable_bits(st, R, actor, None, tface)
         forced = (st.phase[S] == TURN) & ~_any_bits(bits)
         if self.enforce != "off":
             v = st.vulnerable[S]
