@@ -1156,8 +1156,9 @@ class Engine:
         chooser = None  # who declares a colour revealed by a Flip
         fx = int(np.bitwise_or.reduce(self.F_FX[face]))  # the effects present among these plays
 
+        live = ~out
         if fx & _FX_REVERSE:
-            rv = sym == REVERSE
+            rv = (sym == REVERSE) & live  # RULES.md 1.9: a last card's Reverse is void
             st.direction[R[rv]] = -d[rv]
             if P == 2 and c.two_player_reverse == "skip":  # E24
                 nseat[rv] = actor[rv]
@@ -1179,7 +1180,6 @@ class Engine:
             st.pending[R[dr]] += self.F_DRAW[face[dr]]
             st.pending_color[R[dr]] |= sym[dr] == WILD_DRAW_COLOR
             nphase[dr] = PENDING
-        live = ~out
         sw = _flat(self.F_TARGETED[face] & live) if fx & _FX_TARGETED else ()
         if len(sw):
             self._exchange(st, R[sw], actor[sw], self.A_TARGET[a[sw]].astype(np.intp))
