@@ -52,6 +52,8 @@ CASES = [
     ("boolean option given a number", lambda: VecGame("standard_en", 2, jump_in=1), ValueError,
      r"jump_in=1 is not allowed; choose one of: False, True"),
     ("impossible combination", lambda: VecGame("flip_jp", 2, seven_o=True), ValueError, r"seven_o=True needs a deck"),
+    ("option needing another", lambda: VecGame("solo_bga", 2, uno_catch_out_of_turn=True), ValueError,
+     r"uno_catch_out_of_turn=True offers catches, which needs uno_enforcement='catch'.*'automatic'"),
     ("batch size zero", lambda: VecGame("standard_en", 2, batch_size=0), ValueError, r"batch_size=0"),
     ("seed of the wrong length", lambda: VecGame("standard_en", 2, batch_size=2, seed=[1]), ValueError,
      r"seed must be None, an int, or 2 integers"),

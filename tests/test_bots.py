@@ -54,6 +54,8 @@ def test_bots_pick_only_legal_actions(rules, players):
     ("flip_jp", {"wild_draw_restriction": "color_only", "challenge_guilty": "offender_suffers",
                  "flip_revealed_wild": "flipper", "flip_first_card": "apply"}),
     ("solo_bga", {"two_player_reverse": "reverse", "jump_in_wilds": True}),
+    ("flip_jp", {"uno_catch_out_of_turn": True, "jump_in": True}),
+    ("standard_en", {"uno_catch_out_of_turn": True}),
 ])
 @pytest.mark.parametrize("players", [2, 5, 10])
 def test_bots_pick_only_legal_actions_with_options(rules, options, players):
@@ -152,6 +154,14 @@ def test_bot_catches_a_vulnerable_seat(name):
     setup = {"rules": "standard_en", "players": 3, "hands": ["R5 G7 B2", "Y4 Y5", "B9"],
              "discard": "R1", "to_move": 0, "uno_vulnerable": [2]}
     assert decide(name, setup) == "catch @2"
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_bot_catches_when_offered_out_of_turn(name):
+    setup = {"rules": "standard_en", "options": {"uno_catch_out_of_turn": True}, "players": 2,
+             "hands": ["R5", "B1 B2 B3"], "discard": "RS", "played_by": 0, "to_move": 1, "turn": 0,
+             "phase": "jump_in", "jump_in_order": [1], "uno_vulnerable": [0]}
+    assert decide(name, setup) == "catch @0"
 
 
 def test_heuristic_hits_a_next_seat_holding_one_card_with_a_draw_two():

@@ -59,6 +59,12 @@ def test_bad_option_values_name_the_option_value_and_choices(option, value, expe
     assert expected in str(err.value)
 
 
+def test_catching_out_of_turn_needs_catch_enforcement():
+    with pytest.raises(ValueError, match="uno_catch_out_of_turn=True.*needs uno_enforcement='catch'.*'off'"):
+        VecGame("standard_en", 2, uno_catch_out_of_turn=True, uno_enforcement="off")
+    assert VecGame("standard_en", 2, uno_catch_out_of_turn=True).rules.uno_catch_out_of_turn
+
+
 def test_seven_o_needs_a_deck_with_zeros():
     with pytest.raises(ValueError, match="seven_o=True needs a deck with 0 and 7 cards.*'solo112' has no 0"):
         VecGame("solo_bga", 4, seven_o=True)

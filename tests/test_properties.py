@@ -21,7 +21,8 @@ _FREE = ["stacking", "stack_skip", "draw_penalty_skips_turn", "jump_in", "jump_i
          "jump_in_self", "uno_enforcement", "uno_window_close", "uno_call_after_exchange", "first_card_mode",
          "first_card_match", "first_player", "first_card_reverse", "first_card_wild_chooser", "voluntary_draw",
          "drawn_card_play", "wild_draw_restriction", "challenge", "challenge_guilty", "two_player_reverse",
-         "last_card_draw_applies", "scoring_mode", "blocked_round", "next_dealer", "challenge_extra"]
+         "last_card_draw_applies", "scoring_mode", "blocked_round", "next_dealer", "challenge_extra",
+         "uno_catch_out_of_turn"]
 _FLIP = ["flip_discard_mode", "flip_back_faces_visible", "flip_as_last_card", "flip_revealed_wild",
          "flip_first_card", "flip_pairing"]
 
@@ -36,6 +37,8 @@ def configs(draw):
     for name in chosen:
         opt = OPTIONS[name]
         options[name] = draw(st.sampled_from(opt.allowed)) if opt.allowed else draw(st.integers(0, 4))
+    if options.get("uno_catch_out_of_turn"):
+        options["uno_enforcement"] = "catch"  # the only enforcement it combines with
     players = draw(st.integers(2, 10))
     options["hand_size"] = draw(st.integers(1, min(9, 96 // players)))
     options["max_turns_per_round"] = 400

@@ -99,6 +99,10 @@ OPTIONS: dict[str, Option] = {
                               "a missed UNO is punished when another seat catches it, automatically "
                               "when the window closes, or never (no declaring at all)"),
     "uno_late_call": Option(_BOOL, "accepted for completeness; has no effect (RULES.md 12.15)"),
+    "uno_catch_out_of_turn": Option(_BOOL, "a seat left at one card without declaring that moves again "
+                                    "before anyone is asked (a Skip or Reverse with two players, a Skip "
+                                    "Everyone) is first offered to the other seats, in turn order, to "
+                                    "catch (needs uno_enforcement='catch')"),
     "uno_simultaneous": Option(("self_wins",), "a call and a catch at once: the call wins (turn-based "
                                "play never produces a tie)"),
     "uno_call_after_exchange": Option(_BOOL, "a seat that receives a one-card hand by an exchange must "
@@ -167,6 +171,7 @@ class RuleConfig:
     uno_window_close: str = "next_player_action"
     uno_enforcement: str = "catch"
     uno_late_call: bool = True
+    uno_catch_out_of_turn: bool = False
     uno_simultaneous: str = "self_wins"
     uno_call_after_exchange: bool = False
     last_card_draw_applies: bool = True
@@ -191,6 +196,9 @@ class RuleConfig:
         if self.seven_o and self.deck != "standard108":
             raise ValueError(f"option seven_o=True needs a deck with 0 and 7 cards, and deck "
                              f"{self.deck!r} has no 0; use deck='standard108'")
+        if self.uno_catch_out_of_turn and self.uno_enforcement != "catch":
+            raise ValueError(f"option uno_catch_out_of_turn=True offers catches, which needs "
+                             f"uno_enforcement='catch', and these rules have {self.uno_enforcement!r}")
 
     def replace(self, **overrides: Any) -> RuleConfig:
         """A copy with ``overrides`` applied and validated (see ``make_rules``)."""

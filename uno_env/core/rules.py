@@ -521,8 +521,8 @@ class Engine:
                     b &= ~np.where(g[:, None], self.RESTRBITS[side[i]], np.uint64(0))
                 bits[i] = np.where(can[:, None], b, np.uint64(0))
             if has[JUMP]:
-                i = _flat(phase == JUMP)
-                bits[i] = self.IDENTBITS[tface[i]] & st.held[R[i], actor[i]]
+                i = _flat(phase == JUMP)  # a jump-in offer, or only a catch offer without jump-ins
+                bits[i] = self.IDENTBITS[tface[i]] & st.held[R[i], actor[i]] if c.jump_in else 0
             if has[DEFLECT]:
                 i = _flat(phase == DEFLECT)
                 bits[i] = self.SKIPBITS[side[i]] & st.held[R[i], actor[i]]
@@ -1220,6 +1220,8 @@ class Engine:
             fL = fs[L]
             one = had_two[L] & (st.hand_n.reshape(-1)[fL] == 1) & ~st.declared[RL]
             st.vulnerable.reshape(-1)[fL[one]] = True
+            if c.uno_catch_out_of_turn and np.count_nonzero(one):
+                self._offer_catch(st, RL[one])
         self._offer_jump_in(st, RL, exclude_origin=True)
 
     # ================================================================== effects
@@ -1308,6 +1310,24 @@ class Engine:
         st.offer_rank[R] = rank
         st.resume[R] = st.phase[R]
         st.turn[R] = st.actor[R]
+        st.actor[R] = rank.argmin(1)
+        st.phase[R] = JUMP
+
+    def _offer_catch(self, st: State, R) -> None:
+        """``uno_catch_out_of_turn``: the seats in ``R`` that just became vulnerable and move again
+        before anyone else is asked are first offered to the others, in turn order, to be caught
+        (``catch`` or ``pass``; jump-ins too, where the rules have them).  The offer is the phase of a
+        jump-in offer: the seat to move resumes its turn after the last ``pass``."""
+        R = R[(st.phase[R] == TURN) & (st.actor[R] == st.origin[R])]
+        if R.size == 0:
+            return
+        origin = st.origin[R].astype(np.intp)
+        seats = np.arange(self.P)[None, :]
+        rank = ((seats - origin[:, None]) * st.direction[R][:, None] - 1) % self.P
+        rank[np.arange(R.size), origin] = _NOT_ASKED
+        st.offer_rank[R] = rank.astype(np.int8)
+        st.resume[R] = TURN
+        st.turn[R] = origin
         st.actor[R] = rank.argmin(1)
         st.phase[R] = JUMP
 
