@@ -141,6 +141,39 @@ def test_illegal_action_penalty_draws_two_and_passes_the_turn():
     assert env.agent_selection == "player_1"
 
 
+def test_an_illegal_action_is_reported_in_the_info_of_its_step_only():
+    env = uno_v1.env(num_players=3, illegal_action="penalty")
+    env.reset(seed=3)
+    agent = env.agent_selection
+    env.step(int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0]))
+    assert "illegal_action" in env.infos[agent]
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    assert not any("illegal_action" in i for i in env.infos.values())
+
+
+def test_reset_without_a_seed_after_a_seeded_reset_is_reproducible_and_deals_anew():
+    def hands_after_two_resets():
+        env = uno_v1.env(num_players=2)
+        env.reset(seed=1)
+        first = env.unwrapped.snapshot()["hands"]
+        env.reset()
+        return first, env.unwrapped.snapshot()["hands"]
+    first, second = hands_after_two_resets()
+    assert hands_after_two_resets() == (first, second) and second != first
+
+
+def test_a_position_whose_round_is_over_ends_the_episode_at_once():
+    env = uno_v1.env(num_players=2)
+    env.reset(options={"setup": {"rules": "standard_en", "players": 2, "hands": ["", "Y4 Y2"], "discard": "R7",
+                                 "to_move": 0, "phase": "over", "winner": 0, "round_points": 6}})
+    seen = {}
+    for agent in env.agent_iter():
+        _, reward, terminated, _, _ = env.last()
+        seen[agent] = (reward, terminated)
+        env.step(None)
+    assert seen == {"player_0": (1.0, True), "player_1": (-1.0, True)}
+
+
 def test_render_ansi_shows_the_table_and_the_last_moves():
     env = uno_v1.env(num_players=3, render_mode="ansi")
     env.reset(seed=6)

@@ -18,13 +18,20 @@ import pytest
 import agents
 from uno_env import IllegalActionError, PositionError, VecGame, make_rules, uno_v1
 from uno_env.cli import main as cli_main
+from uno_env.sb3 import UnoVecEnv
 from uno_env.scenarios import main as scenarios_main
+from uno_env.vector import UnoVectorEnv
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _game():
     return VecGame("standard_en", 2, batch_size=3, seed=0)
+
+
+def _reset(env):
+    env.reset()
+    return env
 
 
 def _pos(**kw):
@@ -52,6 +59,12 @@ CASES = [
     ("boolean option given a number", lambda: VecGame("standard_en", 2, jump_in=1), ValueError,
      r"jump_in=1 is not allowed; choose one of: False, True"),
     ("impossible combination", lambda: VecGame("flip_jp", 2, seven_o=True), ValueError, r"seven_o=True needs a deck"),
+    ("float actions to the Gymnasium VectorEnv", lambda: _reset(UnoVectorEnv(num_envs=2)).step(np.full(2, 0.7)),
+     ValueError, r"actions must be 2 integer action ids, shape \(2,\); got float64"),
+    ("badly shaped actions to the SB3 VecEnv", lambda: _reset(UnoVecEnv(num_envs=2)).step_async(np.zeros((2, 1), int)),
+     ValueError, r"actions must be 2 integer action ids, shape \(2,\); got int64 shape \(2, 1\)"),
+    ("no games in a training env", lambda: UnoVectorEnv(num_envs=0), ValueError,
+     r"num_envs must be a positive integer, got 0"),
     ("option needing another", lambda: VecGame("solo_bga", 2, uno_catch_out_of_turn=True), ValueError,
      r"uno_catch_out_of_turn=True offers catches, which needs uno_enforcement='catch'.*'automatic'"),
     ("batch size zero", lambda: VecGame("standard_en", 2, batch_size=0), ValueError, r"batch_size=0"),

@@ -76,6 +76,24 @@ def test_single_env_illegal_action_policies():
         raising.step(int(np.flatnonzero(~raising.action_masks())[0]))
 
 
+def test_single_env_penalty_mode_ends_the_episode_when_an_opponent_goes_out_after_the_penalty():
+    env = UnoEnv("standard_en", 4, illegal_action="penalty")
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    ended_on_penalty = 0
+    for _ in range(3000):
+        mask = info["action_mask"]
+        illegal = rng.random() < 0.3
+        a = int(rng.choice(np.flatnonzero(~mask if illegal else mask)))
+        _, reward, term, trunc, info = env.step(a)
+        assert env.games.rounds_without_learner == 0  # no round is dealt again behind the learner's back
+        if term or trunc:
+            ended_on_penalty += illegal
+            assert reward in (-1.0, 1.0) and "winner" in info
+            _, info = env.reset()
+    assert ended_on_penalty > 0
+
+
 def test_vector_env_autoresets_on_the_next_step():
     env = UnoVectorEnv("standard_en", 2, num_envs=16, seed=3)
     obs, info = env.reset(seed=3)

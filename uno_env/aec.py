@@ -35,6 +35,8 @@ When ``max_turns_per_round`` stops a round it is reported as truncation (the blo
 still names a winner and the rewards follow it).
 
 Version history:
+    * v1: chains of forced draws longer than the engine's look-ahead (9 and 10 players) check every
+      seat's hand (some seeded games of 9 and 10 players change).
     * v0: first release.
 """
 
@@ -91,6 +93,8 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
         self.history: deque = deque(maxlen=12)
+        self._seeds: np.random.Generator | None = None  # after reset(seed): the seeds of later resets
+        self._flagged: str | None = None  # the agent whose info reports an illegal action this step
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -125,8 +129,13 @@ class raw_env(AECEnv):
             if isinstance(setup, dict) and "seed" not in setup and seed is not None:
                 setup = {**setup, "seed": int(seed)}
             self.game.load(setup)
-        else:
+        else:  # reset() after reset(seed) goes on with a stream derived from that seed (Gymnasium's rule)
+            if seed is not None:
+                self._seeds = np.random.default_rng(seed)
+            elif self._seeds is not None:
+                seed = int(self._seeds.integers(2**31))
             self.game.reset(seed)
+        self._flagged = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -136,7 +145,9 @@ class raw_env(AECEnv):
         self.history.clear()
         self._absorb_log()
         if self.game.state.phase[0] == OVER:  # a position given after its round ended
+            self.agent_selection = self._agent(max(int(self.game.state.winner[0]), 0))
             self._end_round(self.game.engine.result(self.game.state, np.array([False])))
+            self._accumulate_rewards()
         else:
             self.agent_selection = self._agent(int(self.game.state.actor[0]))
         if self.render_mode == "human":
@@ -159,6 +170,9 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         a = self._check_action(action)
+        if self._flagged is not None:  # an illegal action is reported for the step it happened in
+            self.infos[self._flagged] = {k: v for k, v in self.infos[self._flagged].items() if k != "illegal_action"}
+            self._flagged = None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {x: 0.0 for x in self.agents}
         st = self.game.state
@@ -192,6 +206,7 @@ class raw_env(AECEnv):
         if self.illegal_action == "raise":
             raise IllegalActionError(e.describe_illegal(st, 0, a))
         self.infos[agent] = {**self.infos[agent], "illegal_action": self.action_name(a)}
+        self._flagged = agent
         if self.illegal_action == "lose":
             for x in self.agents:
                 self.rewards[x] = -1.0 if x == agent else 0.0

@@ -40,6 +40,18 @@ def resolve_agents(opponents: Any, game: VecGame, seed: int | None) -> list:
     return out
 
 
+def batch_actions(actions, num_envs: int, num_actions: int) -> np.ndarray:
+    """``(num_envs,) int64`` action ids from what a vectorized algorithm passes, or a clear error."""
+    a = np.asarray(actions)
+    if a.dtype == bool or not np.issubdtype(a.dtype, np.integer) or a.shape != (num_envs,):
+        raise ValueError(f"actions must be {num_envs} integer action ids, shape ({num_envs},); got {a.dtype} "
+                         f"shape {a.shape}")
+    if a.size and (a.min() < 0 or a.max() >= num_actions):
+        bad = a[(a < 0) | (a >= num_actions)][0]
+        raise ValueError(f"action {int(bad)} is out of range; ids are 0 to {num_actions - 1}")
+    return a.astype(np.int64, copy=False)
+
+
 class LearnerGames:
     """B games with one learner seat each; opponents move inside ``step``.
 
@@ -55,6 +67,8 @@ class LearnerGames:
                  seed: int | None = None, episode: str = "round", **options):
         if episode not in ("round", "game"):
             raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.game = VecGame(rules, num_players, batch_size=num_envs, seed=seed, autoreset=False, **options)
         self.num_envs, self.P, self.episode = num_envs, self.game.num_players, episode
         self.num_actions, self.observation_size = self.game.num_actions, self.game.observation_size
@@ -140,6 +154,21 @@ class LearnerGames:
         """
         st = self.game.state
         rows = np.arange(self.num_envs) if rows is None else np.asarray(rows, np.intp)
+        return self._play_on(rows, self.game.engine.step_rows(st, rows, np.asarray(actions, np.int64)))
+
+    def wrong_card(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """The learner's illegal action in ``rows`` under the seeds' wrong-card rule (it draws 2 and, on
+        its own turn, the turn passes; ``Engine.wrong_card_penalty``), then the opponents move: reported
+        as ``step`` reports, so a round an opponent ends meanwhile ends the learner's episode."""
+        st = self.game.state
+        rows = np.asarray(rows, np.intp)
+        self.game.engine.wrong_card_penalty(st, rows)
+        return self._play_on(rows, self.game.engine.result(st, np.zeros(rows.size, bool), rows))
+
+    def _play_on(self, rows: np.ndarray, first) -> dict[str, np.ndarray]:
+        """After the learner's move in ``rows`` (``first``: its ``StepResult``), let the opponents move
+        until the learner is asked again or the episode ends; the dict ``step`` returns."""
+        st = self.game.state
         n = rows.size
         reward = np.zeros(n, np.float32)
         done = np.zeros(n, bool)
@@ -167,7 +196,7 @@ class LearnerGames:
             winner[j] = out.winner[ended]
             points[j] = out.round_points[ended]
 
-        absorb(np.arange(n), self.game.engine.step_rows(st, rows, np.asarray(actions, np.int64)))
+        absorb(np.arange(n), first)
         for _ in range(100_000):
             live = np.flatnonzero(~done & (st.phase[rows] != OVER) & (st.actor[rows] != self.learner[rows]))
             if live.size == 0:

@@ -20,7 +20,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from .learner import LearnerGames
+from .learner import LearnerGames, batch_actions
 
 
 class UnoVecEnv(VecEnv):
@@ -44,7 +44,7 @@ class UnoVecEnv(VecEnv):
         return self.games.reset(seed)
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+        self._actions = batch_actions(actions, self.num_envs, self.games.num_actions)
 
     def step_wait(self):
         out = self.games.step(self._actions)

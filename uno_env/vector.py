@@ -24,7 +24,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .core.rules import IllegalActionError
-from .learner import LearnerGames
+from .learner import LearnerGames, batch_actions
 from .render import render_table
 
 
@@ -62,7 +62,7 @@ class UnoVectorEnv(VectorEnv):
         return self._outputs()
 
     def step(self, actions):
-        actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+        actions = batch_actions(actions, self.num_envs, self.games.num_actions)
         n = self.num_envs
         reward = np.zeros(n, np.float32)
         term = np.zeros(n, bool)
@@ -120,6 +120,8 @@ class UnoEnv(gym.Env):
             seed = int(self.np_random.integers(2**31))
         obs = self.games.reset(seed)
         self._done = False
+        if self.render_mode == "human":
+            self.render()
         return obs[0], {"action_mask": self.action_masks()}
 
     def step(self, action):
@@ -132,22 +134,22 @@ class UnoEnv(gym.Env):
         if not 0 <= a < self.games.num_actions:
             raise ValueError(f"action {a} is out of range; ids are 0 to {self.games.num_actions - 1}")
         st, engine = self.games.game.state, self.games.game.engine
+        extra = {}
         if not st.mask[0, a]:
             if self.illegal_action == "raise":
                 raise IllegalActionError(engine.describe_illegal(st, 0, a))
+            extra = {"illegal_action": engine.actions.names[a]}
             if self.illegal_action == "lose":
                 self._done = True
-                return self.games.observe()[0], -1.0, True, False, {
-                    "action_mask": self.action_masks(), "illegal_action": engine.actions.names[a]}
-            engine.wrong_card_penalty(st, np.array([0]))
-            self.games._opponents_move(np.array([0]))
-            obs = self.games.observe()[0]
-            return obs, 0.0, False, False, {"action_mask": self.action_masks(),
-                                            "illegal_action": engine.actions.names[a]}
-        out = self.games.step(np.array([a]))
+                if self.render_mode == "human":
+                    self.render()
+                return self.games.observe()[0], -1.0, True, False, {"action_mask": self.action_masks(), **extra}
+            out = self.games.wrong_card(np.array([0]))  # an opponent may end the round meanwhile
+        else:
+            out = self.games.step(np.array([a]))
         term, trunc = bool(out["terminated"][0]), bool(out["truncated"][0])
         self._done = term or trunc
-        info = {"action_mask": self.action_masks()}
+        info = {"action_mask": self.action_masks(), **extra}
         if self._done:
             info.update(winner=int(out["winner"][0]), round_points=int(out["round_points"][0]))
         obs = out["final_obs"][0] if self._done else self.games.observe()[0]
@@ -157,6 +159,8 @@ class UnoEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """``(A,) bool`` the learner's legal actions (all False once the episode is over)."""
+        if self._done:
+            return np.zeros(self.games.num_actions, bool)
         return self.games.action_masks()[0]
 
     def render(self):
