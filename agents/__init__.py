@@ -63,11 +63,9 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
 
 
 def _game_of(game):
-    """The ``VecGame`` behind a game or an env (``raw_env`` keeps it as ``.game``)."""
-    if game is None:
-        return None
-    inner = getattr(game, "unwrapped", game)
-    return getattr(inner, "game", inner) if not hasattr(inner, "observer") else inner
+    """The ``VecGame`` behind a game or an env (``view.find_game``), or None."""
+    from .view import find_game
+    return None if game is None else find_game(game)
 
 
 __all__ = ["Agent", "GreedyAgent", "HeuristicAgent", "ObsView", "RandomAgent", "available", "check_batch",

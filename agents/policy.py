@@ -50,7 +50,8 @@ class PolicyAgent:
     Args:
         policy: an sb3-contrib ``MaskableActorCriticPolicy`` (``model.policy``).
         name: the agent's name in results.
-        deterministic: take the most likely legal action (default) or sample.
+        deterministic: take the most likely legal action (default) or sample (from the ``rng`` given
+            to ``act``, so a seeded generator repeats the choices; torch's generator without one).
     """
 
     def __init__(self, policy, name: str = "ppo", deterministic: bool = True, meta: dict | None = None):
@@ -61,9 +62,17 @@ class PolicyAgent:
 
     def act(self, observations, action_masks, rng=None) -> np.ndarray:
         obs, mask = check_batch(observations, action_masks)
-        actions, _ = self.policy.predict(obs.astype(np.float32, copy=False), deterministic=self.deterministic,
-                                         action_masks=mask)
-        return np.asarray(actions, np.int64).reshape(-1)
+        obs = obs.astype(np.float32, copy=False)
+        if self.deterministic or rng is None:
+            actions, _ = self.policy.predict(obs, deterministic=self.deterministic, action_masks=mask)
+            return np.asarray(actions, np.int64).reshape(-1)
+        import torch
+        with torch.no_grad():
+            obs_t = torch.as_tensor(obs, device=self.policy.device)
+            probs = self.policy.get_distribution(obs_t, action_masks=mask).distribution.probs.cpu().numpy()
+        cum = probs.cumsum(1)
+        u = rng.random((len(obs), 1)) * cum[:, -1:]  # below the total: the first column past u has mass
+        return (cum <= u).sum(1).astype(np.int64)
 
     # ------------------------------------------------------------------ files
     def export(self, path: str | Path, game, extra: dict | None = None) -> Path:
@@ -125,20 +134,30 @@ class PolicyAgent:
         if game is not None and model.observation_space.shape != (game.observation_size,):
             raise ModelMismatchError(f"{path} takes observations of size {model.observation_space.shape}, "
                                      f"this game's are ({game.observation_size},)")
+        if game is not None and getattr(model.action_space, "n", None) != game.num_actions:
+            raise ModelMismatchError(f"{path} chooses among {getattr(model.action_space, 'n', None)} actions, "
+                                     f"this game has {game.num_actions} ({game.rules.name}, "
+                                     f"{game.num_players} players)")
         return cls(model.policy, name or Path(path).stem, deterministic)
 
 
 def check_compatible(meta: dict, game, where: str) -> None:
     """Raise ``ModelMismatchError`` naming both sides if ``meta`` was trained for another layout."""
     have = layout_fingerprint(game)
+    preset = _preset(game.rules.name)
+    ours = game.rules.diff(preset) if preset else game.rules.options()
+
+    def rules_of(name, options) -> str:  # "standard_en", or "standard_en with seven_o=True"
+        return name + (" with " + ", ".join(f"{k}={v!r}" for k, v in options.items()) if options else "")
     for key, what in (("env_version", "env version"), ("observation_size", "observation size"),
                       ("observation_fingerprint", "observation layout"), ("num_actions", "number of actions"),
                       ("action_fingerprint", "action layout")):
         if meta.get(key) != have[key]:
             raise ModelMismatchError(
                 f"{where} was trained for {what} {meta.get(key)!r} ({meta.get('env_version')}, "
-                f"{meta.get('rules')}, {meta.get('players')} players), but this game has {have[key]!r} "
-                f"({have['env_version']}, {game.rules.name}, {game.num_players} players)")
+                f"{rules_of(meta.get('rules'), meta.get('options'))}, {meta.get('players')} players), but this "
+                f"game has {have[key]!r} ({have['env_version']}, {rules_of(game.rules.name, ours)}, "
+                f"{game.num_players} players)")
 
 
 def _preset(name: str):

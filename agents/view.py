@@ -40,15 +40,23 @@ NUM_COLORS = 8  # global colour ids 0-7 (light R Y G B, dark P T O U)
 
 
 def resolve(game):
-    """``(engine, observer)`` of a ``VecGame``, a PettingZoo ``raw_env`` (or its wrappers), or any
-    object with ``.engine`` and ``.observer``."""
+    """``(engine, observer)`` of the game ``find_game`` finds."""
+    g = find_game(game)
+    return g.engine, g.observer
+
+
+def find_game(game):
+    """The ``VecGame`` (or any object with ``.engine`` and ``.observer``) behind ``game``: itself, a
+    PettingZoo ``raw_env`` or its wrappers (``.game``), or a training env (``.games.game``)."""
     seen = 0
     obj = game
     while obj is not None and seen < 8:
         if hasattr(obj, "engine") and hasattr(obj, "observer"):
-            return obj.engine, obj.observer
+            return obj
         if hasattr(obj, "game"):
             obj = obj.game
+        elif hasattr(obj, "games"):  # uno_env's training envs hold their LearnerGames as .games
+            obj = obj.games
         elif hasattr(obj, "unwrapped") and obj.unwrapped is not obj:
             obj = obj.unwrapped
         elif hasattr(obj, "env"):
@@ -56,9 +64,9 @@ def resolve(game):
         else:
             break
         seen += 1
-    raise ValueError(f"scripted bots need the game they play to read its layout: pass game= a "
-                     f"uno_env.VecGame, a PettingZoo raw_env (it has .game) or an object with "
-                     f".engine and .observer; got {type(game).__name__}")
+    raise ValueError(f"agents need the game they play to read its layout: pass game= a uno_env.VecGame, "
+                     f"a PettingZoo raw_env (it has .game), a training env (it has .games) or an object "
+                     f"with .engine and .observer; got {type(game).__name__}")
 
 
 class ObsView:

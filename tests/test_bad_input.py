@@ -145,6 +145,18 @@ def test_the_cli_reports_bad_arguments(argv, message, capsys):
     assert any(m in err for m in message.split("|")), err
 
 
+@pytest.mark.parametrize("module,argv,message", [
+    ("training.evaluate", ["--agents", "heuristic,nobody", "--games", "10"], "error: unknown agent 'nobody'"),
+    ("training.evaluate", ["--agents", "ppo-standard_en-2p,random", "--players", "4", "--games", "10"],
+     "was trained for observation size"),
+    ("uno_env.soak", ["--presets", ","], "--presets must name presets among"),
+    ("uno_env.soak", ["--batch", "0"], "--batch must be positive, got 0"),
+])
+def test_the_scripts_report_bad_arguments_without_a_traceback(module, argv, message):
+    out = subprocess.run([sys.executable, "-m", module, *argv], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
 def test_the_cli_rejects_an_unknown_preset():
     out = subprocess.run([sys.executable, "-m", "uno_env.cli", "play", "--rules", "uno"], cwd=ROOT,
                          capture_output=True, text=True)

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -45,6 +46,27 @@ def test_a_short_training_run_writes_the_run_folder(tmp_path):
     game = VecGame("standard_en", 2, batch_size=8, seed=0)
     actions = agents.load(str(tmp_path / "models" / "tiny.json"), game=game).act(game.observe(), game.legal_mask())
     assert game.legal_mask()[np.arange(8), actions].all()
+    with pytest.raises(ModelMismatchError, match=r"chooses among 72 actions, this game has 76"):
+        agents.load(str(run / "model.zip"), game=VecGame("standard_en", 2, seven_o=True))
+
+
+def test_a_sampling_policy_agent_draws_from_the_rng_it_is_given():
+    game = VecGame("standard_en", 2, batch_size=64, seed=0)
+    sampler = PolicyAgent(agents.load("ppo-standard_en-2p").policy, deterministic=False)
+    obs, mask = game.observe(), game.legal_mask()
+    first = sampler.act(obs, mask, np.random.default_rng(5))
+    assert (first == sampler.act(obs, mask, np.random.default_rng(5))).all()
+    assert mask[np.arange(64), first].all()
+
+
+def test_agents_load_reads_the_game_behind_a_training_env():
+    from uno_env.sb3 import UnoVecEnv
+    from uno_env.vector import UnoEnv, UnoVectorEnv
+    for env in (UnoVecEnv("standard_en", 2, 4), UnoVectorEnv("standard_en", 2, num_envs=4), UnoEnv("standard_en", 2)):
+        for name in ("ppo-standard_en-2p", "heuristic"):
+            agents.load(name, game=env)
+    with pytest.raises(ModelMismatchError, match="number of actions 72 .* standard_en with seven_o=True"):
+        agents.load("ppo-standard_en-2p", game=UnoVecEnv("standard_en", 2, 4, seven_o=True))
 
 
 def test_training_killed_mid_run_resumes_from_the_last_checkpoint(tmp_path):
@@ -76,6 +98,24 @@ def test_hyperparameters_given_on_resume_take_effect(tmp_path):
     from sb3_contrib import MaskablePPO
     model = MaskablePPO.load(str(tmp_path / "anneal" / "model.zip"))
     assert model.lr_schedule(1.0) == 1e-5 and model.ent_coef == 0.02
+
+
+def test_resume_takes_what_is_not_given_from_the_runs_saved_config(tmp_path):
+    _train(tmp_path, "--run-name", "short", "--total-steps", "512", "--eval-every", "0", "--checkpoint-every", "512",
+           "--learning-rate", "1e-4")
+    cmd = [sys.executable, "-m", "training.train_ppo", "--runs-dir", str(tmp_path), "--run-name", "short",
+           "--resume", "--total-steps", "1024", "--no-progress"]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True, timeout=600)
+    assert "resuming with" not in out.stdout  # opponents, n_envs, learning rate...: the run's own
+    saved = json.loads((tmp_path / "short" / "config.json").read_text())
+    assert (saved["opponents"], saved["n_envs"], saved["learning_rate"], saved["total_steps"]) == \
+        ("random", 8, 1e-4, 1024)
+
+
+def test_a_bot_to_evaluate_against_that_does_not_load_fails_before_training(tmp_path):
+    out = _train(tmp_path, "--run-name", "typo", "--total-steps", "512", "--eval-bots", "heuristc", check=False)
+    assert out.returncode == 2 and "--eval-bots: 'heuristc' does not load: unknown agent" in out.stderr
+    assert not (tmp_path / "typo" / "checkpoints" / "latest.zip").exists()
 
 
 def test_resumed_discount_and_rollout_length_reach_the_rollout_buffer():
@@ -120,9 +160,12 @@ def test_starting_over_an_existing_run_needs_resume(tmp_path):
     (["--n-envs", "0"], "--n-envs must be positive"),
     (["--net-arch", "64,x"], "--net-arch must be comma-separated positive sizes"),
     (["--episode", "set"], "--episode must be 'round' or 'game'"),
+    (["--checkpoint-every", "0"], "--checkpoint-every must be positive, got 0"),
+    (["--eval-every", "-5"], "--eval-every must be 0 (off) or positive, got -5"),
+    (["--league-every", "-1"], "--league-every must be positive"),
 ])
 def test_bad_training_arguments_are_clear_errors(argv, message):
-    with pytest.raises(ValueError, match=message.replace("(", "\\(")):
+    with pytest.raises(ValueError, match=re.escape(message)):
         parse_args(argv).validate()
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -249,8 +250,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m training.evaluate
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
-    result = play_match(names, args.rules, args.players, args.games, args.seed, args.batch_size,
-                        args.episode, progress=not args.no_progress)
+    try:
+        result = play_match(names, args.rules, args.players, args.games, args.seed, args.batch_size,
+                            args.episode, progress=not args.no_progress)
+    except ValueError as exc:  # unknown agent or rules, a model for another game, bad counts
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
     md = result.to_markdown()
     print(md)
     print(f"({result.seconds:.1f} s)")

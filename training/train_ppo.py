@@ -4,6 +4,11 @@
         --total-steps 3000000 --run-name std2p
     python -m training.train_ppo --run-name std2p --resume          # continue after an interruption
 
+On ``--resume`` the run's saved ``config.json`` supplies every argument not given on the command line
+(except ``--progress``, ``--device`` and ``--torch-threads``, which belong to the session); the PPO
+hyperparameters and step counts given take effect (e.g. ``--learning-rate 1e-4 --total-steps 30000000``
+to anneal), while the game settings (rules, players, opponents, episode, net-arch, n-envs) must match.
+
 The learner holds one seat per game (a random seat each round); the opponents move inside the
 environment's ``step`` (``uno_env.sb3.UnoVecEnv``), so every transition is the learner's.  A run
 writes ``runs/NAME/``:
@@ -83,9 +88,13 @@ class Args:
         from uno_env.core.config import PRESETS
         if self.rules not in PRESETS:
             raise ValueError(f"--rules {self.rules!r} is not a preset; presets are: {', '.join(PRESETS)}")
-        for name in ("players", "n_envs", "total_steps", "n_steps", "batch_size", "n_epochs", "eval_games"):
+        for name in ("players", "n_envs", "total_steps", "n_steps", "batch_size", "n_epochs", "eval_games",
+                     "checkpoint_every", "league_every", "bc_epochs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
+        for name in ("eval_every", "bc_decisions", "league", "torch_threads"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be 0 (off) or positive, got {getattr(self, name)}")
         if not 2 <= self.players <= 10:
             raise ValueError(f"--players must be from 2 to 10, got {self.players}")
         if self.episode not in ("round", "game"):
@@ -97,17 +106,29 @@ class Args:
         return self.run_name or f"ppo-{self.rules}-{self.players}p-s{self.seed}"
 
 
+SESSION_ONLY = ("resume", "progress", "device", "torch_threads")  # never taken from a saved config
+
+
 def parse_args(argv: list[str] | None = None) -> Args:
+    """The command line as ``Args``; with ``--resume``, what is not given comes from the run's config."""
     parser = argparse.ArgumentParser(prog="python -m training.train_ppo", description=__doc__.split("\n")[0])
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
-        if f.type in (bool, "bool"):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default,
-                                help=f.metadata["help"])
+        helptext = f"{f.metadata['help']} (default: {f.default})"
+        if f.type in (bool, "bool"):  # SUPPRESS: only the flags given reach the namespace
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS,
+                                help=helptext)
         else:
             typ = {"int": int, "float": float, "str": str}.get(f.type if isinstance(f.type, str) else f.type.__name__)
-            parser.add_argument(flag, type=typ, default=f.default, help=f.metadata["help"])
-    return Args(**vars(parser.parse_args(argv)))
+            parser.add_argument(flag, type=typ, default=argparse.SUPPRESS, help=helptext)
+    given = vars(parser.parse_args(argv))
+    args = Args(**given)
+    saved_path = Path(args.runs_dir) / args.name / "config.json"
+    if args.resume and saved_path.exists():
+        names = {f.name for f in dataclasses.fields(Args)} - set(SESSION_ONLY)
+        saved = {k: v for k, v in json.loads(saved_path.read_text()).items() if k in names}
+        args = Args(**{**saved, **given})
+    return args
 
 
 class CheckpointError(RuntimeError):
@@ -276,6 +297,19 @@ def behaviour_clone(model, args: Args, opponents: list[str]) -> dict:
     return {"decisions": int(keep.sum()), "agreement": agree}
 
 
+def check_bots(args: Args) -> None:
+    """Fail before training, not at the first evaluation, on an agent name that does not load."""
+    import agents
+    from uno_env import VecGame
+
+    game = VecGame(args.rules, args.players, batch_size=1)
+    for name in [b.strip() for b in args.eval_bots.split(",") if b.strip()] if args.eval_every else []:
+        try:
+            agents.load(name, game=game)
+        except (ValueError, FileNotFoundError, KeyError) as exc:
+            raise ValueError(f"--eval-bots: {name!r} does not load: {exc}") from None
+
+
 def train(args: Args) -> Path:
     """Run (or resume) the training described by ``args``; returns the run folder."""
     import torch
@@ -306,6 +340,7 @@ def train(args: Args) -> Path:
     if args.torch_threads:
         torch.set_num_threads(args.torch_threads)
     opponents = [n.strip() for n in args.opponents.split(",") if n.strip()]
+    check_bots(args)
     env = UnoVecEnv(args.rules, args.players, args.n_envs, opponents, seed=args.seed, episode=args.episode)
     env.seed(args.seed)
     if args.resume:

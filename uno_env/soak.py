@@ -54,7 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mask-every", type=int, default=10, help="steps between full legal-mask checks")
     p.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
     args = p.parse_args(argv)
-    presets = [x for x in args.presets.split(",") if x]
+    presets = [x.strip() for x in args.presets.split(",") if x.strip()]
+    unknown = [x for x in presets if x not in PRESETS]
+    if not presets or unknown:
+        p.error(f"--presets must name presets among {', '.join(PRESETS)}; got {args.presets!r}")
+    for name in ("rounds", "batch", "mask_every"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     settings = [(r, n) for r in presets for n in PLAYERS]
     per = max(1, args.rounds // len(settings))
     total = {"rounds": 0, "decisions": 0, "violations": 0, "seconds": 0.0}
