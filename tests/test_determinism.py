@@ -66,6 +66,9 @@ def test_forced_moves_taken_in_bulk_give_the_same_games_as_one_at_a_time():
     settings = [(rules, players, {}, 150) for rules in ("standard_en", "house_cn", "solo_bga", "flip_jp")
                 for players in (3, 7, 10)]
     settings.append(("standard_en", 10, {"hand_size": 9}, 400))  # 18 cards left: empty piles, passes (E1)
+    # jump-ins offered after a penalty is taken (stacking none), and catches offered out of turn
+    settings.append(("standard_en", 4, {"jump_in": True, "jump_in_wilds": True, "challenge": False}, 150))
+    settings.append(("flip_jp", 3, {"jump_in": True, "uno_catch_out_of_turn": True}, 150))
     for rules, players, options, steps in settings:
         one_at_a_time = VecGame(rules, players, batch_size=64, seed=players, **options)
         one_at_a_time.engine.bulk_forced_moves = False

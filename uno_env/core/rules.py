@@ -522,7 +522,14 @@ class Engine:
                 bits[i] = np.where(can[:, None], b, np.uint64(0))
             if has[JUMP]:
                 i = _flat(phase == JUMP)  # a jump-in offer, or only a catch offer without jump-ins
-                bits[i] = self.IDENTBITS[tface[i]] & st.held[R[i], actor[i]] if c.jump_in else 0
+                if c.jump_in:
+                    b = self.IDENTBITS[tface[i]] & st.held[R[i], actor[i]]
+                    if self.hard:  # RULES.md 1.2: the restriction binds a jump-in too
+                        g = self._guilt(st, R[i], actor[i], side[i])
+                        b &= ~np.where(g[:, None], self.RESTRBITS[side[i]], np.uint64(0))
+                    bits[i] = b
+                else:
+                    bits[i] = 0
             if has[DEFLECT]:
                 i = _flat(phase == DEFLECT)
                 bits[i] = self.SKIPBITS[side[i]] & st.held[R[i], actor[i]]
@@ -1055,6 +1062,8 @@ class Engine:
         self._clear_pending(st, R)
         self._close_windows(st, R, victim, discard=False)
         self._after_penalty(st, R, victim, out)
+        if self.config.stacking == "none":  # RULES.md 1.7: the victim drew at once; now the card is open
+            self._offer_jump_in(st, R, exclude_origin=True)  # to jump-ins, counted from the jumper (1.8)
 
     def _after_penalty(self, st: State, R, victim, out) -> None:
         Rr, v = R, victim
@@ -1285,7 +1294,9 @@ class Engine:
         if not self.config.jump_in or R.size == 0:
             return
         phase = st.phase[R]
-        ok = (phase == TURN) | (phase == DEFLECT) | ((phase == PENDING) & ~st.challengeable[R])
+        ok = (phase == TURN) | (phase == DEFLECT)
+        if self.config.stacking != "none":  # E14: a jump-in adds to the pending total
+            ok |= (phase == PENDING) & ~st.challengeable[R]
         R = R[ok]
         if R.size == 0:
             return
