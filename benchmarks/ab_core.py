@@ -1,7 +1,7 @@
 """Before/after: the core's speed under two source trees, in alternating child processes.
 
 How the speed-ups of the core were measured: check out the baseline beside the working tree
-(``git worktree add /tmp/base main``), then
+(``git worktree add --detach /tmp/base COMMIT``), then
 
     python benchmarks/ab_core.py /tmp/base . --preset house_cn --batch-size 4096
 
@@ -27,9 +27,9 @@ import sys
 from pathlib import Path
 
 try:
-    from benchmarks.common import emit, machine, median, output, rounded
+    from benchmarks.common import emit, machine, median, output, rounded, uno_env_revision, versions
 except ImportError:  # run as a script: benchmarks/ itself is on sys.path
-    from common import emit, machine, median, output, rounded
+    from common import emit, machine, median, output, rounded, uno_env_revision, versions
 
 HERE = Path(__file__).resolve().parent
 
@@ -99,7 +99,8 @@ def main(argv=None) -> int:
                   "engine_us_per_step": rounded(engine_us), "rounds_ratio": rounded(rounds / base[0], 3),
                   "engine_speedup": rounded(base[1] / engine_us, 3),
                   "decisions_ratio": rounded(base[2] / decisions, 3), "repeats": args.repeats,
-                  "seconds": args.seconds, "machine": machine()}, out)
+                  "seconds": args.seconds, "machine": machine(),
+                  "versions": {**versions(), "uno_env_git": uno_env_revision(str(t))}}, out)
     return 0
 
 

@@ -23,11 +23,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import sys
 import time
 from pathlib import Path
+
+try:
+    from benchmarks.common import versions
+except ImportError:  # run as a script: benchmarks/ itself is on sys.path
+    from common import versions
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -97,12 +101,10 @@ def main(argv=None) -> int:
     import ray
     import torch
 
-    import uno_env
     base = {"bench": "rllib", "rules": a.rules, "players": a.players, "opponents": a.opponents,
             "envs_per_runner": a.envs_per_runner, "sample_steps_per_runner": a.sample_steps,
             "train_batch": a.train_batch, "epochs": a.epochs, "num_cpus": a.num_cpus, "host_cpus": os.cpu_count(),
-            "versions": {"uno_env": uno_env.__version__, "ray": ray.__version__, "torch": torch.__version__,
-                         "python": platform.python_version()}}
+            "versions": {**versions(), "ray": ray.__version__, "torch": torch.__version__}}
     for path in [x.strip() for x in a.paths.split(",") if x.strip()]:
         for runners in [int(x) for x in a.runners.split(",")]:
             rec = {**base, "path": path, "env_runners": runners}

@@ -1,7 +1,8 @@
 """MaskablePPO samples per second: the native batched VecEnv against the PettingZoo SB3 tutorial path.
 
 Both runs train the same MaskablePPO (same network, rollout size, minibatch and epochs) for the same
-number of samples, in the same process, one after the other:
+number of samples, in the same process, alternating ``--repeats`` times (medians reported) so that both
+share the host's noise:
 
 * ``native``: ``uno_env.sb3.UnoVecEnv`` with ``--n-envs`` games stepped together and the opponents
   (random bots) moving inside ``step``;
@@ -19,11 +20,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
+import statistics
 import time
 
 import gymnasium
 import numpy as np
+
+try:
+    from benchmarks.common import versions
+except ImportError:  # run as a script: benchmarks/ itself is on sys.path
+    from common import versions
 import pettingzoo.utils
 
 
@@ -117,30 +123,34 @@ def main(argv=None) -> int:
     p.add_argument("--n-epochs", type=int, default=4)
     p.add_argument("--env-steps", type=int, default=200_000, help="learner steps timed per env-only setting")
     p.add_argument("--env-only", action="store_true", help="only the env-only lines (no PPO)")
+    p.add_argument("--repeats", type=int, default=3, help="alternating runs of each path (medians)")
     p.add_argument("--smoke", action="store_true", help="tiny sizes for CI")
     args = p.parse_args(argv)
     if args.smoke:
         args.steps, args.rollout, args.n_envs, args.batch_size, args.n_epochs = 256, 128, 16, 64, 1
-        args.env_steps = 256
+        args.env_steps, args.repeats = 256, 1
     import sb3_contrib
     import torch
 
-    import uno_env
     base = {"bench": "training", "rules": args.rules, "players": args.players, "rollout": args.rollout,
             "batch_size": args.batch_size, "n_epochs": args.n_epochs, "timed_steps": args.steps,
-            "versions": {"uno_env": uno_env.__version__, "sb3_contrib": sb3_contrib.__version__,
-                         "torch": torch.__version__, "numpy": np.__version__, "python": platform.python_version()}}
+            "versions": {**versions(), "sb3_contrib": sb3_contrib.__version__, "torch": torch.__version__}}
     for opponents in ("random", "heuristic"):
         for n_envs in (64, 1024):
             print(json.dumps({**base, "path": "env_only", **bench_env(args, opponents, n_envs)}), flush=True)
     if args.env_only:
         return 0
-    native = bench_native(args)
-    print(json.dumps({**base, "path": "native_vecenv", "n_envs": args.n_envs, "samples_per_s": round(native, 1)}),
-          flush=True)
-    tutorial = bench_tutorial(args)
-    print(json.dumps({**base, "path": "aec_tutorial", "n_envs": 1, "samples_per_s": round(tutorial, 1)}), flush=True)
-    print(json.dumps({**base, "path": "ratio", "native_over_tutorial": round(native / tutorial, 2)}), flush=True)
+    natives, tutorials = [], []
+    for _ in range(args.repeats):  # alternating, so both paths share the host's noise
+        natives.append(bench_native(args))
+        tutorials.append(bench_tutorial(args))
+    native, tutorial = statistics.median(natives), statistics.median(tutorials)
+    print(json.dumps({**base, "path": "native_vecenv", "n_envs": args.n_envs, "samples_per_s": round(native, 1),
+                      "samples_per_s_runs": [round(x, 1) for x in natives]}), flush=True)
+    print(json.dumps({**base, "path": "aec_tutorial", "n_envs": 1, "samples_per_s": round(tutorial, 1),
+                      "samples_per_s_runs": [round(x, 1) for x in tutorials]}), flush=True)
+    print(json.dumps({**base, "path": "ratio", "native_over_tutorial": round(native / tutorial, 2),
+                      "repeats": args.repeats}), flush=True)
     return 0
 
 

@@ -19,14 +19,17 @@ from pathlib import Path
 from typing import IO
 
 
-@functools.lru_cache(maxsize=1)
-def uno_env_revision() -> str | None:
-    """The git commit of the ``uno_env`` sources measured (``+dirty`` if ``uno_env/core``, the code
-    timed, has uncommitted changes), or ``None`` outside a git checkout: the engine changes faster than
-    its version number."""
+@functools.lru_cache(maxsize=8)
+def uno_env_revision(tree: str | None = None) -> str | None:
+    """The git commit of the ``uno_env`` sources measured (those imported, or those of the source tree
+    ``tree``), ``+dirty`` if ``uno_env/core``, the code timed, has uncommitted changes; ``None`` outside
+    a git checkout: the engine changes faster than its version number."""
     try:
-        import uno_env
-        src = Path(uno_env.__file__).resolve().parent
+        if tree is None:
+            import uno_env
+            src = Path(uno_env.__file__).resolve().parent
+        else:
+            src = Path(tree).resolve() / "uno_env"
         git = ["git", "-C", str(src)]
         run = functools.partial(subprocess.run, capture_output=True, text=True, timeout=10, check=True)
         head = run([*git, "rev-parse", "--short", "HEAD"]).stdout.strip()

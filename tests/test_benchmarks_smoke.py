@@ -62,10 +62,13 @@ def test_plot_reads_the_smoke_output(smoke_run, tmp_path):
 @pytest.mark.parametrize("script,bench,keys", [
     ("bench_aec.py", "aec", {"steps_per_s", "peer_steps_per_s", "ratio_vs_peer", "versions"}),
     ("bench_rss.py", "rss", {"rss_mib", "rss_growth_after_warmup_mib", "state_bytes_per_game", "versions"}),
+    ("bench_training.py", "training", {"path", "versions"}),
 ])
 def test_bench_script_smoke_prints_a_json_line(script, bench, keys):
     if script == "bench_aec.py":
         pytest.importorskip("rlcard")
+    if script == "bench_training.py":
+        pytest.importorskip("sb3_contrib")
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--smoke"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
@@ -81,6 +84,7 @@ def test_ab_core_times_two_trees_in_alternating_processes(tmp_path):
     lines = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
     assert [r["bench"] for r in lines] == ["ab_core", "ab_core"]
     assert lines[0]["rounds_ratio"] == 1.0 and lines[1]["engine_speedup"] > 0
+    assert all(VERSION_KEYS | {"uno_env_git"} <= r["versions"].keys() for r in lines)
     bad = subprocess.run([*cmd[:2], str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "is not a source tree of this project" in bad.stderr
 
@@ -95,3 +99,16 @@ def test_ab_core_compares_presets_per_decision():
     assert lines[0]["decisions_ratio"] == 1.0
     ratio = lines[0]["decisions_per_s"] / lines[1]["decisions_per_s"]  # from the printed (rounded) rates
     assert abs(lines[1]["decisions_ratio"] - ratio) <= 0.005 * ratio
+
+
+@pytest.mark.parametrize("extra,bench", [([], "core_profile"), (["--passes"], "settle_passes")])
+def test_profile_core_prints_a_json_line(extra, bench):
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "profile_core.py"), "--preset", "house_cn", "--batch-size", "16",
+           "--steps", "20", "--warmup-rounds", "0.2", *extra]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (line,) = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
+    assert line["bench"] == bench and "versions" in line
+    if extra:  # every step settles at least one pass over the whole batch
+        assert line["passes"][0]["pass"] == 0 and line["passes"][0]["mean_rows"] == 16
+        assert 0 < line["settle_share"] <= 1 and line["passes_per_step"] >= 1

@@ -12,6 +12,7 @@ The rules are RULES.md's; where an option changes one, the option is named next 
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 import numpy as np
@@ -219,6 +220,7 @@ class Engine:
         self.SEATS_AHEAD = np.stack([(s + j * d) % P for s in range(P) for d in (-1, 1)]).astype(np.intp)
         self.N_CHOOSE = np.bincount(self.CHOOSE_SIDE, minlength=2).astype(np.int16)  # per side
         self.log: list | None = None  # when a list: (row, seat, action) of every action applied
+        self.pass_log: list | None = None  # when a list: (pass, rows, perf_counter()) as each settle pass starts
 
     def _build_tables(self) -> None:
         c, F, K = self.config, self.F, self.K
@@ -718,6 +720,8 @@ class Engine:
         for k in range(_MAX_FORCED_PASSES):
             if R.size == 0:
                 return
+            if self.pass_log is not None:  # benchmarks/profile_core.py --passes
+                self.pass_log.append((k, R.size, time.perf_counter()))
             tface = self._top_face(st, R)  # no forced penalty or draw changes the top card
             if self.bulk_forced_moves:
                 self._forced_penalties(st, R, tface)
