@@ -1320,8 +1320,17 @@ class Engine:
             rank = np.empty_like(order)
             rank[np.arange(len(R))[:, None], order] = seats
         else:
-            rank = ((seats - st.origin[R][:, None]) * st.direction[R][:, None] - 1) % self.P
-        rank = np.where(elig, rank, _NOT_ASKED).astype(np.int8)
+            rank = self._turn_order_after_origin(st, R)
+        self._ask_in_order(st, R, np.where(elig, rank, _NOT_ASKED))
+
+    def _turn_order_after_origin(self, st: State, R) -> np.ndarray:
+        """(n, P) each seat's place in turn order from the seat after the one that played (0 first)."""
+        return ((np.arange(self.P)[None, :] - st.origin[R][:, None]) * st.direction[R][:, None] - 1) % self.P
+
+    def _ask_in_order(self, st: State, R, rank) -> None:
+        """Open an out-of-turn offer (phase JUMP) in ``R``: the seats are asked by ``rank`` (``_NOT_ASKED``:
+        never); after the last ``pass`` the seat to move resumes where it was."""
+        rank = rank.astype(np.int8)
         st.offer_rank[R] = rank
         st.resume[R] = st.phase[R]
         st.turn[R] = st.actor[R]
@@ -1336,15 +1345,9 @@ class Engine:
         R = R[(st.phase[R] == TURN) & (st.actor[R] == st.origin[R])]
         if R.size == 0:
             return
-        origin = st.origin[R].astype(np.intp)
-        seats = np.arange(self.P)[None, :]
-        rank = ((seats - origin[:, None]) * st.direction[R][:, None] - 1) % self.P
-        rank[np.arange(R.size), origin] = _NOT_ASKED
-        st.offer_rank[R] = rank.astype(np.int8)
-        st.resume[R] = TURN
-        st.turn[R] = origin
-        st.actor[R] = rank.argmin(1)
-        st.phase[R] = JUMP
+        rank = self._turn_order_after_origin(st, R)
+        rank[np.arange(R.size), st.origin[R]] = _NOT_ASKED
+        self._ask_in_order(st, R, rank)
 
     # ================================================================== drawing
     def _next(self, st: State, R, seat, k: int) -> np.ndarray:
