@@ -105,3 +105,53 @@ def test_the_memory_of_a_draw_ends_when_that_seat_plays():
     assert game.snapshot()["drew_on"] == [None, "G", None]
     game.step(np.array([game.action_index("play R9")]))
     assert game.snapshot()["drew_on"] == [None, None, None]
+
+
+def _deal_hidden_anew(snap: dict, seat: int, rng) -> dict:
+    """The position with what ``seat`` cannot see dealt anew: the other hands and the draw pile are
+    pooled, shuffled and dealt back in the same sizes (the discard pile and every public fact stay)."""
+    hands = [h.split() for h in snap["hands"]]
+    asked, drawn, kept = snap["to_move"], snap.get("drawn"), None
+    if drawn and asked is not None and asked != seat:  # the card just drawn stays with the seat asked
+        kept = next(c for c in hands[asked] if drawn in (c, *c.split("/")))
+        hands[asked].remove(kept)
+    pool = [c for i, h in enumerate(hands) if i != seat for c in h] + snap["draw_pile"].split()
+    rng.shuffle(pool)
+    new, k = [], 0
+    for i, h in enumerate(hands):
+        dealt = h if i == seat else pool[k:k + len(h)]
+        k += 0 if i == seat else len(h)
+        new.append(" ".join(dealt + ([kept] if i == asked and kept else [])))
+    return {**snap, "hands": new, "draw_pile": " ".join(pool[k:])}
+
+
+@pytest.mark.parametrize("rules,options", [
+    ("standard_en", {}), ("standard_ru", {}), ("house_cn", {}), ("solo_bga", {}),
+    ("flip_jp", {"flip_back_faces_visible": False}),
+    ("standard_en", {"jump_in": True, "stacking": "same_type", "seven_o": True}),
+])
+def test_no_observation_or_legal_action_depends_on_what_the_seat_cannot_see(rules, options):
+    """RULES.md 1.10 as a property: in positions reached by random play, dealing the other hands and
+    the draw pile anew (same sizes) changes nothing in any seat's observation or in the legal actions
+    of the seat asked."""
+    rng = np.random.default_rng(3)
+    checked = 0
+    for players in (2, 4, 7):
+        game = VecGame(rules, players, batch_size=1, seed=players, **options)
+        for step in range(120):
+            if step % 15 == 14:
+                snap = game.snapshot(0)
+                for seat in range(players):
+                    for _ in range(5):  # a new deal that leaves the seat asked a real choice (else it
+                        other = VecGame.from_position(_deal_hidden_anew(snap, seat, rng))  # moves on)
+                        if other.state.turns[0] == game.state.turns[0]:
+                            break
+                    else:
+                        continue
+                    checked += 1
+                    assert np.array_equal(_obs(game, seat), _obs(other, seat)), (rules, players, step, seat)
+                    if seat == game.state.actor[0]:
+                        assert np.array_equal(game.legal_mask()[0], other.legal_mask()[0])
+            mask = game.legal_mask()
+            game.step((rng.random(mask.shape) * mask).argmax(1))
+    assert checked >= 80
