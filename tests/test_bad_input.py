@@ -98,7 +98,8 @@ CASES = [
         {"rules": "flip_jp", "players": 2, "hands": ["R7", "B5/P9"], "discard": "R6/O9", "to_move": 0}),
      ValueError, r"UNO Flip cards are written with both faces"),
     ("dark side on a one-sided deck", lambda: _pos(side="dark"), PositionError, r"'side' must be 'light'"),
-    ("deal with hands", lambda: _pos(deal=True), PositionError, r"\"deal\": true is dealt by the engine; remove"),
+    ("deal with hands", lambda: _pos(deal=True), PositionError,
+     r"\"deal\": true is dealt by the engine, which sets 'discard', 'hands', 'to_move'; remove them"),
     # --- the AEC env
     ("env render mode", lambda: uno_v1.env(render_mode="rgb"), ValueError, r"render_mode='rgb' is not supported"),
     ("env episode", lambda: uno_v1.env(episode="match"), ValueError, r"episode='match' is not allowed"),

@@ -98,3 +98,48 @@ def test_a_deal_position_deals_from_the_listed_pile_starting_left_of_the_dealer(
 def test_acting_on_a_position_moves_play_on():
     game = act(position(hands=["R1 G2", "B2 B3"], discard="R7", to_move=0), "play R1")
     assert game.snapshot()["to_move"] == 1
+
+
+BASE = dict(hands=["R1 G2 B5", "B2 B3 Y7"], discard="R7", to_move=0)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"deal": True, "hands": None, "discard": None, "to_move": None, "color": "B", "direction": -1},
+     r"a position with \"deal\": true is dealt by the engine, which sets 'color', 'direction'; remove them"),
+    ({"winner": 1}, r"'winner' does not apply to phase 'turn'"),
+    ({"phase": "over", "winner": 0}, r"'to_move' does not apply to phase 'over' \(the round is over"),
+    ({"drawn": "R1"}, r"'drawn' does not apply to phase 'turn'"),
+    ({"jump_in_order": [0]}, r"'jump_in_order' does not apply to phase 'turn'"),
+    ({"phase": "drawn", "drawn": "G2"}, r"'drawn' card G2 cannot be played on R7; phase 'drawn' is only for a "
+                                        r"playable drawn card"),
+    ({"uno_vulnerable": [1]}, r"'uno_vulnerable' seat 1 holds 3 cards; only a seat with one card can be caught"),
+    ({"phase": "choose"}, r"phase 'choose' \(a colour to declare\) needs a wild on top, not R7"),
+    ({"pending_draw": 2}, r"phase 'pending' \(a draw penalty\) needs a draw card on top, not R7"),
+    ({"phase": "jump_in"}, r"phase 'jump_in' is an out-of-turn offer: it needs the option jump_in"),
+    ({"phase": "deflect"}, r"phase 'deflect' needs the option stack_skip and a Skip on top"),
+    ({"hands": ["R1 G2", ""]}, r"seat 1 holds no cards, so the round is over: give \"phase\": \"over\""),
+    ({"discard": "R7 W", "color": "free"}, r"'color' \"free\" follows only a Swap in turn \(WX\)"),
+    ({"discard": "R7 W", "color": None}, r"the top card W is a wild: give its declared 'color'"),
+    ({"legal": ["draw"]}, r"'legal' \['draw'\] \(read-only\) differs from the legal actions of the position built"),
+    ({"round_over": True}, r"'round_over' is True, but the position built is in play"),
+])
+def test_a_position_that_contradicts_itself_is_a_clear_error(change, message):
+    setup = {k: v for k, v in {**BASE, **change}.items() if v is not None or k == "color"}
+    with pytest.raises(PositionError, match=message):
+        position(**setup)
+
+
+def test_a_swap_in_turn_on_top_leaves_the_colour_free():
+    with pytest.raises(PositionError, match=r"after WX \(Swap in turn\) any card may follow: 'color' must be"):
+        position("solo_bga", hands=["R1 G2", "B2 B3"], discard="R7 WX", color="R", to_move=0)
+    assert position("solo_bga", hands=["R1 G2", "B2 B3"], discard="R7 WX", to_move=0).snapshot()["color"] == "free"
+
+
+def test_a_snapshot_of_a_round_stopped_by_the_turn_limit_keeps_its_truncation():
+    game = VecGame("standard_en", 3, batch_size=1, seed=2, autoreset=False, max_turns_per_round=10)
+    rng = np.random.default_rng(0)
+    while game.legal_mask()[0].any():
+        game.step((rng.random((1, game.num_actions)) * game.legal_mask()).argmax(1))
+    assert game.state.truncated[0]
+    snap = game.snapshot(0)
+    assert snap["truncated"] is True and VecGame.from_position(snap).state.truncated[0]

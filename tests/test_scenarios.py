@@ -63,9 +63,13 @@ def test_runner_exits_1_on_an_illegal_action(tmp_path, capsys):
     ({**GOOD, "steps": [{"expect": {"tops": "R7"}}]}, "step 0: unknown expectation(s) 'tops'"),
     ({**GOOD, "setup": {**GOOD["setup"], "hands": ["R1 Q5", "B3"]}}, "setup: unknown card 'Q5'"),
     ({**GOOD, "setup": {**GOOD["setup"], "hands": ["R0 R0", "B3"]}}, "setup: card R0 appears 2 times"),
+    # a malformed step after one that fails is still found: every step is checked before any runs
+    ({**GOOD, "steps": [{"expect": {"to_move": 1}}, {"act": "play Q9"}]}, "step 1: unknown action 'play Q9'"),
+    ({**GOOD, "steps": [{"act": "play R1", "by": 7}]}, "step 0: 'by' must be a seat from 0 to 1, got 7"),
 ])
 def test_runner_exits_2_on_a_malformed_file_naming_file_scenario_step_and_text(tmp_path, capsys, data, message):
     path = _write(tmp_path, data)
     assert main([str(path)]) == 2
     out = capsys.readouterr().out
     assert message in out and str(path) in out
+    assert out.strip().splitlines()[-1] == "0 passed, 0 failed"  # the summary line is exactly SCENARIOS.md's

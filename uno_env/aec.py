@@ -29,7 +29,9 @@ Arguments:
         turn, the turn passes; other decisions are asked again).
     **options: rule options (RULES.md section 9 names).
 
-``reset(seed=None, options={"setup": POSITION})`` builds a position in the notation of SCENARIOS.md;
+``reset(seed=None, options={"setup": POSITION})`` builds a position in the notation of SCENARIOS.md
+(for the env's own rules and player count, which fix its spaces: make the env with the position's
+``rules``, ``num_players`` and options; the position's ``seed`` wins over ``seed``);
 ``snapshot()`` returns the current one; ``action_name(i)``/``action_index(name)`` convert action ids.
 When ``max_turns_per_round`` stops a round it is reported as truncation (the blocked-round rule E2
 still names a winner and the rewards follow it).

@@ -35,6 +35,7 @@ rng_counter           draws made from the game's random stream since ``seed`` (a
                       unlisted cards)
 winner, round_points  the finished round (phase ``over``)
 game_over             the game is over (phase ``over``)
+truncated             the round was stopped by ``max_turns_per_round`` (phase ``over``)
 legal                 read-only: the legal actions of the seat to move
 round_over            read-only: the round is over
 ====================  ===================================================================================
@@ -51,17 +52,19 @@ from typing import Any
 import numpy as np
 
 from . import chance
-from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SWAP_IN_TURN
+from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SKIP, SWAP_IN_TURN
 from .config import PRESETS, RuleConfig, make_rules
-from .state import CHOOSE, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN
+from .state import CHOOSE, DEFLECT, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN
 
 SETUP_KEYS = {"rules", "options", "players", "seed", "hands", "discard", "color", "draw_pile",
               "unlisted", "to_move", "direction", "dealer", "side", "scores", "deal"}
 STATE_KEYS = {"phase", "turn", "resume", "played_by", "pending_draw", "pending_until_color",
               "challengeable", "bluff", "prev_color", "prev_pending", "drawn", "declared",
               "uno_vulnerable", "drew_on", "jump_in_order", "first_play", "passes", "turns", "rounds",
-              "rng_counter", "winner", "round_points", "game_over"}
+              "rng_counter", "winner", "round_points", "game_over", "truncated"}
 READ_ONLY_KEYS = {"legal", "round_over"}
+DEAL_KEYS = {"rules", "options", "players", "seed", "draw_pile", "unlisted", "dealer", "scores", "deal",
+             "rng_counter", "rounds"}  # what a position with "deal": true may give; the deal sets the rest
 ALL_KEYS = SETUP_KEYS | STATE_KEYS | READ_ONLY_KEYS
 
 
@@ -157,9 +160,11 @@ def load_position(engine, st, row: int, setup: dict) -> None:
         _fail(f"'side' must be 'light'{' or dark' if deck.two_sided else ''} for deck {deck.name}, "
               f"got {setup.get('side')!r}")
     if deal:
-        for key in ("hands", "discard", "to_move"):
-            if key in setup:
-                _fail(f"a position with \"deal\": true is dealt by the engine; remove '{key}'")
+        dealt = sorted(set(setup) - DEAL_KEYS)
+        if dealt:
+            _fail(f"a position with \"deal\": true is dealt by the engine, which sets "
+                  f"{', '.join(map(repr, dealt))}; remove {'it' if len(dealt) == 1 else 'them'} (keys allowed "
+                  f"with a deal: {', '.join(sorted(DEAL_KEYS))})")
         hands, discard = [[] for _ in range(P)], []
     else:
         for key in ("hands", "discard", "to_move"):
@@ -234,6 +239,19 @@ def load_position(engine, st, row: int, setup: dict) -> None:
         engine.refresh(st, R)
     else:
         engine.settle(st, R)
+    _check_read_only(engine, st, row, setup)
+
+
+def _check_read_only(engine, st, row: int, setup: dict) -> None:
+    """``legal`` and ``round_over`` (read-only, as a snapshot gives them) must describe the position built."""
+    if "round_over" in setup and setup["round_over"] != bool(st.phase[row] == OVER):
+        _fail(f"'round_over' is {setup['round_over']!r}, but the position built is "
+              f"{'over' if st.phase[row] == OVER else 'in play'}")
+    if "legal" in setup:
+        have = [engine.actions.names[j] for j in np.flatnonzero(st.mask[row])]
+        if not isinstance(setup["legal"], list) or sorted(setup["legal"]) != sorted(have):
+            _fail(f"'legal' {setup['legal']!r} (read-only) differs from the legal actions of the position built: "
+                  f"{have}")
 
 
 def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
@@ -250,16 +268,37 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
     phase = PHASE_NAMES.index(phase_name)
     if phase == PENDING and not (pending or until):
         _fail("phase 'pending' needs 'pending_draw' > 0 (or 'pending_until_color')")
+    _check_phase_keys(setup, phase_name)
+    c = engine.config
+    if phase == PENDING and not engine.F_IS_DRAW[tface]:
+        _fail(f"phase 'pending' (a draw penalty) needs a draw card on top, not {deck.kind_name(top)}")
+    if phase == CHOOSE and not engine.F_WILD[tface]:
+        _fail(f"phase 'choose' (a colour to declare) needs a wild on top, not {deck.kind_name(top)}")
+    if phase == DEFLECT and not (c.stack_skip and engine.F_SYM[tface] == SKIP):
+        _fail(f"phase 'deflect' needs the option stack_skip and a Skip on top (the rules have "
+              f"stack_skip={c.stack_skip}, the top is {deck.kind_name(top)})")
+    if phase == JUMP and not (c.jump_in or c.uno_catch_out_of_turn):
+        _fail("phase 'jump_in' is an out-of-turn offer: it needs the option jump_in (or "
+              "uno_catch_out_of_turn)")
     color_given = "color" in setup
     if engine.F_WILD[tface]:
-        if engine.F_SYM[tface] == SWAP_IN_TURN:
+        if engine.F_SYM[tface] == SWAP_IN_TURN:  # any card may follow until one is played
             color = _color(setup.get("color", "free"), "color", side, deck.two_sided)
+            if color != FREE:
+                _fail(f"after {deck.kind_name(top)} (Swap in turn) any card may follow: 'color' must be "
+                      f"\"free\", got {setup['color']!r}")
         elif phase == CHOOSE:
             color = _color(setup.get("color"), "color", side, deck.two_sided)
-        elif not color_given:
+            if color != NO_COLOR:
+                _fail(f"in phase 'choose' the colour of {deck.kind_name(top)} is still to be chosen: 'color' "
+                      f"must be null, got {setup['color']!r}")
+        elif not color_given or setup["color"] is None:
             _fail(f"the top card {deck.kind_name(top)} is a wild: give its declared 'color'")
         else:
             color = _color(setup["color"], "color", side, deck.two_sided)
+            if color == FREE:
+                _fail(f"'color' \"free\" follows only a Swap in turn (WX); the top card "
+                      f"{deck.kind_name(top)} needs its declared colour")
     else:
         color = int(engine.F_COLOR[tface])
         if color_given and _color(setup["color"], "color", side, deck.two_sided) != color:
@@ -279,7 +318,10 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
         st.winner[row] = _int(setup, "winner", -1, -1, P - 1) if setup.get("winner") is not None else -1
         st.round_points[row] = _int(setup, "round_points", 0)
         st.game_over[row] = _bool(setup, "game_over", False)
+        st.truncated[row] = _bool(setup, "truncated", False)
         st.pending[row] = 0
+        st.vulnerable[row] = False
+        st.vulnerable[row, _seats(setup, "uno_vulnerable", P)] = True  # as the round ended
         return
     to_move = _seat(setup, "to_move", P)
     direction = int(st.direction[row])
@@ -317,14 +359,24 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
         k = deck.kind_id(setup["drawn"])
         if st.hands[row, to_move, k] == 0:
             _fail(f"'drawn' card {setup['drawn']} is not in the hand of seat {to_move}")
+        R = np.array([row])
+        bits = engine._playable_bits(st, R, np.array([to_move]), np.array([side]), np.array([tface]))
+        if not engine._bit(bits, np.array([k]))[0]:
+            _fail(f"'drawn' card {setup['drawn']} cannot be played on {deck.kind_name(top)}; phase 'drawn' is "
+                  f"only for a playable drawn card")
         st.drawn[row] = k
     st.declared[row] = _bool(setup, "declared", False)
-    vul = setup.get("uno_vulnerable", [])
-    if not isinstance(vul, list) or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < P
-                                        for v in vul):
-        _fail(f"'uno_vulnerable' must list seats from 0 to {P - 1}, got {vul!r}")
+    vul = _seats(setup, "uno_vulnerable", P)
+    one = [v for v in vul if st.hand_n[row, v] != 1]
+    if one:
+        _fail(f"'uno_vulnerable' seat {one[0]} holds {int(st.hand_n[row, one[0]])} cards; only a seat with one "
+              f"card can be caught")
     st.vulnerable[row] = False
     st.vulnerable[row, vul] = True
+    empty = [p for p in range(P) if st.hand_n[row, p] == 0 and not (chal and p == origin)]  # E8: the
+    if empty:  # challenge of a going-out wild draw card comes before the round ends
+        _fail(f"seat {empty[0]} holds no cards, so the round is over: give \"phase\": \"over\" (with its "
+              f"'winner')")
     st.offer_rank[row] = 127
     if phase == JUMP:
         order = setup.get("jump_in_order", [to_move])
@@ -332,6 +384,29 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
             _fail(f"'jump_in_order' must list the seats to ask, starting with to_move, got {order!r}")
         for i, s in enumerate(order):
             st.offer_rank[row, _seat({"seat": s}, "seat", P)] = i
+
+
+def _seats(setup: dict, key: str, P: int) -> list[int]:
+    v = setup.get(key, [])
+    if not isinstance(v, list) or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < P for x in v):
+        _fail(f"'{key}' must list seats from 0 to {P - 1}, got {v!r}")
+    return v
+
+
+def _check_phase_keys(setup: dict, phase: str) -> None:
+    """Keys that describe another phase must not be given (or only with their neutral value)."""
+    neutral = {"winner": None, "round_points": 0, "game_over": False, "truncated": False}
+    if phase == "over":
+        given = [k for k in ("drawn", "jump_in_order", "resume") if k in setup]
+        if setup.get("to_move") is not None:
+            given.insert(0, "to_move")
+    else:
+        given = [k for k, v in neutral.items() if k in setup and setup[k] != v]
+        given += [k for k in ("drawn",) if setup.get(k) is not None and phase != "drawn"]
+        given += [k for k in ("jump_in_order", "resume") if k in setup and phase != "jump_in"]
+    if given:
+        _fail(f"{', '.join(map(repr, given))} do{'es' if len(given) == 1 else ''} not apply to phase {phase!r}"
+              f"{' (the round is over: to_move must be null)' if phase == 'over' and 'to_move' in given else ''}")
 
 
 def _drew_on(setup: dict, P: int, side: int, two_sided: bool) -> np.ndarray:
@@ -413,6 +488,8 @@ def snapshot(engine, st, row: int) -> dict:
         "round_points": int(st.round_points[row]),
         "game_over": bool(st.game_over[row]) if over else False,
     })
+    if over:
+        out["truncated"] = bool(st.truncated[row])
     return out
 
 
