@@ -165,7 +165,7 @@ def test_reset_without_a_seed_after_a_seeded_reset_is_reproducible_and_deals_ane
 def test_a_position_whose_round_is_over_ends_the_episode_at_once():
     env = uno_v1.env(num_players=2)
     env.reset(options={"setup": {"rules": "standard_en", "players": 2, "hands": ["", "Y4 Y2"], "discard": "R7",
-                                 "to_move": 0, "phase": "over", "winner": 0, "round_points": 6}})
+                                 "to_move": None, "phase": "over", "winner": 0, "round_points": 6}})
     seen = {}
     for agent in env.agent_iter():
         _, reward, terminated, _, _ = env.last()

@@ -122,7 +122,8 @@ def _deal_hidden_anew(snap: dict, seat: int, rng) -> dict:
         dealt = h if i == seat else pool[k:k + len(h)]
         k += 0 if i == seat else len(h)
         new.append(" ".join(dealt + ([kept] if i == asked and kept else [])))
-    return {**snap, "hands": new, "draw_pile": " ".join(pool[k:])}
+    rebuilt = {k: v for k, v in snap.items() if k not in ("legal", "round_over")}  # read-only: of the old deal
+    return {**rebuilt, "hands": new, "draw_pile": " ".join(pool[k:])}
 
 
 @pytest.mark.parametrize("rules,options", [
