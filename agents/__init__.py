@@ -51,7 +51,7 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
     path = Path(name_or_path)
     if path.is_dir() and (path / "rllib_checkpoint.json").is_file():
         from .rllib_policy import load_rllib
-        return load_rllib(str(path), game=game, seed=seed)
+        return load_rllib(str(path), game=_game_of(game), seed=seed)
     if path.suffix == ".zip" and path.is_file():
         return PolicyAgent.from_sb3(path, game=_game_of(game))
     if path.with_suffix(".json").is_file() and path.with_suffix(".pt").is_file():

@@ -140,3 +140,76 @@ def test_the_aec_path_trains_an_iteration_with_bots_in_the_policy_map(tmp_path):
     out = train(args)
     assert out["num_env_steps_sampled"] > 0
     assert (tmp_path / "aec" / "learner_group" / "learner" / "rl_module" / "learner").is_dir()
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--opponents", "ppo-standard_en-4p", "--players", "2"], "was trained for observation size 317"),
+    (["--eval-bots", "ppo-standard_en-4p"], "was trained for observation size 317"),
+    (["--lr", "-1"], "--lr must be positive, got -1.0"),
+    (["--gamma", "1.5"], "--gamma must be in (0, 1], got 1.5"),
+    (["--entropy-coeff", "-5"], "--entropy-coeff must be 0 or more, got -5.0"),
+    (["--minibatch-size", "128", "--train-batch-size", "64"], "--minibatch-size (128) must not exceed"),
+    (["--eval-bots", ","], "--eval-bots names no bot; give one or set --eval-games 0"),
+])
+def test_bad_rllib_arguments_fail_before_ray_starts(argv, message, capsys):
+    from training.rllib_train import main
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_checkpoint_loads_with_a_training_env_as_the_game(trained):
+    import agents
+    from uno_env.vector import UnoVectorEnv
+
+    proc, ckpt = trained
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    env = UnoVectorEnv("standard_en", 2, num_envs=4, seed=0)
+    obs, info = env.reset(seed=0)
+    actions = agents.load(ckpt, game=env).act(obs, info["action_mask"])
+    assert info["action_mask"][np.arange(4), actions].all()
+
+
+@pytest.mark.slow
+def test_an_aec_league_snapshot_reaches_the_remote_env_runners_with_its_weights():
+    """RLlib drops a second fire-and-forget weight push while the first is in flight: the snapshot must
+    not sample with fresh weights on a remote env runner until the next sync."""
+    from ray.rllib.utils.numpy import convert_to_numpy
+
+    from training.rllib_train import Args, add_snapshot, build_config
+
+    args = Args(env="aec", players=2, iterations=1, league=1, league_every=1, num_env_runners=1,
+                num_envs_per_env_runner=2, train_batch_size=128, minibatch_size=64, num_epochs=1, net_arch="16",
+                opponents="greedy", eval_games=0)
+    args.validate()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    try:
+        algo = build_config(args, True).build_algo()
+        algo.train()
+        add_snapshot(algo, args, 1, [])
+        learner_side = convert_to_numpy(algo.learner_group._learner.module["snapshot_1"].get_state(inference_only=True))
+        remote = algo.env_runner_group.foreach_env_runner(
+            lambda er: convert_to_numpy(er.module["snapshot_1"].get_state()), local_env_runner=False)[0]
+        shared = sorted(set(learner_side) & set(remote))
+        assert shared and all(np.array_equal(learner_side[k], remote[k]) for k in shared)
+        algo.stop()
+    finally:
+        ray.shutdown()
+
+
+@pytest.mark.slow
+def test_a_run_continues_from_its_checkpoint_in_a_new_process(trained):
+    """docs/rllib.md "Continuing a run": register the envs, restore, train on; the counters go on."""
+    proc, ckpt = trained
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    code = ("import ray\nfrom ray.rllib.algorithms.algorithm import Algorithm\n"
+            "from training.rllib_train import register_envs\n"
+            "ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level='ERROR')\n"
+            "register_envs()\n"
+            f"algo = Algorithm.from_checkpoint({str(ckpt)!r})\n"
+            "before = algo.metrics.peek(('env_runners', 'num_env_steps_sampled_lifetime'), default=0)\n"
+            "after = algo.train()['env_runners']['num_env_steps_sampled_lifetime']\n"
+            "print('lifetime', before, after)\nalgo.stop()\nray.shutdown()\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    before, after = map(float, out.stdout.split("lifetime")[-1].split())
+    assert after > before > 0

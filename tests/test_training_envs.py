@@ -116,3 +116,35 @@ def test_maskable_ppo_trains_on_the_vecenv():
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=128, n_epochs=1, seed=0)
     model.learn(512)
     assert model.num_timesteps >= 512
+
+
+class _Counting:
+    """A first-legal-action agent that counts the games it acts in."""
+
+    def __init__(self, name):
+        self.name, self.calls = name, 0
+
+    def act(self, observations, action_masks, rng=None):
+        self.calls += len(action_masks)
+        return np.asarray(action_masks).argmax(1)
+
+
+def test_a_replaced_opponent_pool_takes_effect_as_episodes_start():
+    a, b, c, d = (_Counting(n) for n in "abcd")
+    env = UnoVecEnv("standard_en", 4, num_envs=32, opponents=[a, b, c], seed=0)
+    env.reset()
+    games = env.games
+    seated_b = {(int(g), int(s)) for g, s in zip(*np.nonzero(games.assign == 1)) if s != games.learner[g]}
+    env.set_opponents([a, c, d])  # b leaves; c moves from index 2 to 1
+    assert games.opponents[:3] == [a, c, d] and games.pool_size == 3
+    assert all(games.opponents[games.assign[g, s]] is b for g, s in seated_b)  # b keeps its seats in play
+    rng = np.random.default_rng(0)
+    restarted = set()
+    for _ in range(200):
+        mask = env.action_masks()
+        _, _, done, _ = env.step((rng.random(mask.shape) * mask).argmax(1))
+        restarted |= set(np.flatnonzero(done).tolist())
+        for g in restarted:  # a new episode never draws b
+            seats = [s for s in range(4) if s != games.learner[g]]
+            assert all(games.opponents[games.assign[g, s]] is not b for s in seats)
+    assert d.calls > 0 and b.calls > 0

@@ -101,10 +101,24 @@ class Args:
                 raise ValueError(f"--{name.replace('_', '-')} must be 0 or more, got {getattr(self, name)}")
         if not self.bots:
             raise ValueError("--opponents must name at least one bot")
+        if self.eval_games and not self.evaluation_bots:
+            raise ValueError("--eval-bots names no bot; give one or set --eval-games 0")
+        if not self.lr > 0:
+            raise ValueError(f"--lr must be positive, got {self.lr}")
+        if not 0 < self.gamma <= 1:
+            raise ValueError(f"--gamma must be in (0, 1], got {self.gamma}")
+        if self.entropy_coeff < 0:
+            raise ValueError(f"--entropy-coeff must be 0 or more, got {self.entropy_coeff}")
+        if self.minibatch_size > self.train_batch_size:
+            raise ValueError(f"--minibatch-size ({self.minibatch_size}) must not exceed --train-batch-size "
+                             f"({self.train_batch_size})")
         import agents
-        for b in self.bots + self.evaluation_bots:
-            if b not in agents.available():
+        from uno_env import VecGame
+        game = VecGame(self.rules, self.players, batch_size=1)
+        for b in self.bots + self.evaluation_bots:  # a name, and an agent for this game (a shipped
+            if b not in agents.available():  # PPO agent is trained for one player count)
                 raise ValueError(f"unknown bot {b!r}; bots are: {', '.join(agents.available())}")
+            agents.load(b, game=game)
         parse_net_arch(self.net_arch)
 
     @property
@@ -144,11 +158,20 @@ def learner_spec(args: Args):
                                       "vf_share_layers": False})
 
 
+def register_envs() -> None:
+    """Register the two env names a run's config (and so its checkpoints) refers to; call it in a new
+    process before ``Algorithm.from_checkpoint`` to continue a run."""
+    from ray.tune.registry import register_env
+
+    from uno_env import rllib as uno_rllib
+    register_env("uno_learner_vec", uno_rllib.make_learner_env)
+    register_env("uno_aec", uno_rllib.make_aec_env)
+
+
 def build_config(args: Args, local: bool):
     """The ``PPOConfig`` of a run (both env paths)."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.tune.registry import register_env
 
     from uno_env import rllib as uno_rllib
 
@@ -166,13 +189,12 @@ def build_config(args: Args, local: bool):
         .debugging(seed=args.seed, log_level="ERROR")
         .reporting(metrics_num_episodes_for_smoothing=100)
     )
+    register_envs()
     if args.env == "batched":
-        register_env("uno_learner_vec", uno_rllib.make_learner_env)
         config = (config.environment("uno_learner_vec", env_config=env_config)
                   .env_runners(gym_env_vectorize_mode="vector_entry_point")
                   .rl_module(rl_module_spec=learner_spec(args)))
     else:
-        register_env("uno_aec", uno_rllib.make_aec_env)
         bots = {f"bot_{b}": uno_rllib.bot_module_spec(b, args.rules, args.players) for b in args.bots}
         # RLlib's env checker steps random actions, which the AEC env refuses (illegal_action="raise")
         config = (config.environment("uno_aec", env_config=env_config, disable_env_checking=True)
@@ -219,7 +241,15 @@ def add_snapshot(algo, args: Args, k: int, snapshots: list) -> None:
     mapping = uno_rllib.seat_mapping(args.players, [f"bot_{b}" for b in args.bots] + snapshots)
     algo.add_module(module_id=mid, module_spec=RLModuleSpec.from_module(module),
                     new_agent_to_module_mapping_fn=mapping, new_should_module_be_updated=["learner"])
-    algo.set_state({"learner_group": {"learner": {"rl_module": {mid: module.get_state()}}}})
+    state = module.get_state()
+    algo.set_state({"learner_group": {"learner": {"rl_module": {mid: state}}}})
+    # set_state's own push to the env runners is fire-and-forget and RLlib drops it while add_module's
+    # push is still in flight (one request per runner): without this the snapshot would sample with
+    # its fresh initial weights until the next weight sync.  This call waits for every runner.
+
+    def push(env_runner):
+        env_runner.module[mid].set_state(state)
+    algo.env_runner_group.foreach_env_runner(push, local_env_runner=True)
     print(f"league: {mid} joins the policy map (opponents: {', '.join([f'bot_{b}' for b in args.bots] + snapshots)})",
           flush=True)
 
@@ -333,7 +363,11 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("error: RLlib training needs ray: pip install -e '.[scale]'", file=sys.stderr)
         return 2
-    train(args)
+    try:
+        train(args)
+    except ConnectionError as exc:  # --address with no cluster there
+        print(f"error: cannot reach the Ray cluster at --address {args.address!r}: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

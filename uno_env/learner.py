@@ -74,6 +74,7 @@ class LearnerGames:
         self.num_actions, self.observation_size = self.game.num_actions, self.game.observation_size
         self.rng = np.random.default_rng(seed)
         self.opponents = resolve_agents(opponents, self.game, seed)
+        self.pool_size = len(self.opponents)  # new episodes draw from opponents[:pool_size]
         self.learner = np.zeros(num_envs, np.intp)
         self.assign = np.zeros((num_envs, self.P), np.intp)  # opponent index per seat
         self.rounds_without_learner = 0
@@ -81,13 +82,29 @@ class LearnerGames:
 
     # ------------------------------------------------------------------ opponents
     def set_opponents(self, opponents) -> None:
-        """Replace the opponent pool (takes effect as episodes start)."""
-        self.opponents = resolve_agents(opponents, self.game, None)
-        self.assign %= len(self.opponents)
+        """Replace the opponent pool; it takes effect as episodes start.  An agent that leaves the pool
+        keeps its seats in the games in play until their episodes end (kept after the pool in
+        ``opponents``, never drawn again)."""
+        new = resolve_agents(opponents, self.game, None)
+        where = {id(a): i for i, a in enumerate(new)}
+        in_play = np.zeros(len(self.opponents), bool)
+        seats = np.ones((self.num_envs, self.P), bool)
+        seats[np.arange(self.num_envs), self.learner] = False  # the learner's own entry is unused
+        in_play[np.unique(self.assign[seats])] = True
+        remap = np.zeros(len(self.opponents), np.intp)
+        retiring = []
+        for i, agent in enumerate(self.opponents):
+            if id(agent) in where:
+                remap[i] = where[id(agent)]
+            elif in_play[i]:
+                remap[i] = len(new) + len(retiring)
+                retiring.append(agent)
+        self.assign = remap[self.assign]
+        self.opponents, self.pool_size = new + retiring, len(new)
 
     def _draw_seats(self, rows: np.ndarray) -> None:
         self.learner[rows] = self.rng.integers(self.P, size=rows.size)
-        self.assign[rows] = self.rng.integers(len(self.opponents), size=(rows.size, self.P))
+        self.assign[rows] = self.rng.integers(self.pool_size, size=(rows.size, self.P))
 
     def _start_episodes(self, rows: np.ndarray, new_game: bool) -> None:
         """Deal in ``rows`` (a new game, or the next round) and let the opponents move."""
