@@ -1211,6 +1211,8 @@ class Engine:
         o = _flat(out)
         L = slice(None)  # the rows still in play: all of them unless a seat went out
         if o.size:
+            if not c.last_card_draw_applies and self.challenge_on:  # its draw is void: nothing to challenge
+                st.challengeable[R[o]] = False
             defer = st.challengeable[R[o]]  # E8: the challenge resolves before the round ends
             last_draw = self.F_IS_DRAW[face[o]] & ~defer & c.last_card_draw_applies
             ld = o[last_draw]
