@@ -325,6 +325,8 @@ class HeuristicAgent(_ScriptedBot):
             guilty = self._guilty(obs, mask, cc, col, phase)
             bad = guilty & (n_next > p["bluff_next"])
             s -= np.where(bad, p["w_bluff"], 0.0)[:, None] * self.a_restricted[None, :]
+            # a bluffing stack would beat the stacking bonus below: answer with it only when honest
+            s -= np.where(bad & (phase == PENDING), 500.0, 0.0)[:, None] * self.a_restricted[None, :]
 
         # 2. a voluntary draw only to keep a lone wild while the hand is large and it is not late
         only_wild = ~(mask & self.a_nonwild[None, :]).any(1) & (phase == TURN)
@@ -349,7 +351,7 @@ class HeuristicAgent(_ScriptedBot):
         ch = v.choose_onehot[v.choose_ids]  # (n, 8)
         s[:, v.choose_ids] = 100 + p["w_col"] * (cc @ ch.T) + p["w_discard"] * (dc @ ch.T) \
             + np.where(v.turn_rel(obs) == 0, 0.0, p["w_stuck"])[:, None] * stuck_choose \
-            - p["w_oppcol"] * (opp_col @ ch.T)
+            - np.where(v.turn_rel(obs) == 0, 0.0, p["w_oppcol"])[:, None] * (opp_col @ ch.T)
         # 1. free actions first
         s[:, v.catch_ids] = 1e5
         s[:, v.UNO] = 1e5 - 1
@@ -377,7 +379,7 @@ class HeuristicAgent(_ScriptedBot):
         rows = np.repeat(np.arange(B), P - 1).reshape(B, P - 1)
         out[rows[ok], seat[ok]] = True
         out[:, 0] = False
-        return out
+        return out & v.drew(obs)  # seen drawing (not a first card turned, nor a seat never asked)
 
     def _lacks(self, obs, phase, passed_next, nxt):
         """What the next seat is known not to hold: ``(B,) bool`` known, the colour ``(B,)``, the
@@ -390,8 +392,9 @@ class HeuristicAgent(_ScriptedBot):
         top = v.top(obs)
         wild_top = v.face_wild[top]
         tsym = np.where(wild_top, -1, v.face_symbol[top])
-        prev = v.prev_color(obs)
+        prev = v.prev_color(obs)  # kept by the engine only under challenges (what a challenge tests)
         by_next = (v.played_by_rel(obs) == nxt) & wild_top & (prev < NUM_COLORS) & (prev != col)
+        by_next &= self.challenge_on
         by_next &= (phase == TURN) & ~passed_next & (v.face_symbol[top] != SWAP_IN_TURN)
         lack = passed_next | by_next
         lack_col = np.where(passed_next, col, prev)
@@ -468,7 +471,13 @@ class HeuristicAgent(_ScriptedBot):
             ok = col < NUM_COLORS
             return ok & (np.take_along_axis(cc, np.minimum(col, NUM_COLORS - 1)[:, None], 1)[:, 0] > 0)
         other = mask & self.a_play[None, :] & ~self.a_restricted[None, :]
-        return other.any(1) & (phase == TURN)
+        turn = other.any(1) & (phase == TURN)
+        # outside its turn (a stack) the mask shows only answers: test the hand against the top card
+        hand = v.get(obs, "hand") > 0
+        top = v.top(obs)
+        fits = (v.face_color[None, :] == col[:, None]) | (v.face_wild & ~v.face_restricted)[None, :]
+        fits |= (v.face_symbol[None, :] == v.face_symbol[top][:, None]) & ~v.face_wild[None, :]
+        return np.where(phase == TURN, turn, (hand & fits & ~v.face_restricted[None, :]).any(1))
 
     def _challenge_pays(self, obs) -> np.ndarray:
         """(n,) challenging the pending wild draw card is worth it (rule 8)."""

@@ -191,8 +191,15 @@ class ObsView:
         """``(B,)`` the active colour (0-7, ``FREE`` 8, ``NO_COLOR`` 9)."""
         return self.get(obs, "color").argmax(1)
 
+    def drew(self, obs) -> np.ndarray:
+        """``(B, P) bool`` per relative seat: it drew instead of playing and has not played since
+        (public: the table saw it)."""
+        d = self.get(obs, "drew_on")
+        return d.reshape(d.shape[0], self.P, -1).any(2)
+
     def prev_color(self, obs) -> np.ndarray:
-        """``(B,)`` the active colour before the top card (what a challenge tests)."""
+        """``(B,)`` the active colour before the top card (what a challenge tests; the engine keeps it
+        only under rules with challenges)."""
         return self.get(obs, "prev_color").argmax(1)
 
     def top(self, obs) -> np.ndarray:

@@ -282,3 +282,44 @@ def test_a_person_can_play_a_round_against_the_shipped_four_player_agent():
     assert play(args, inp=lambda prompt: next(answers, "q"), out=lines.append) == 0
     text = "\n".join(map(str, lines))
     assert "ppo-standard_en-4p_1" in text and "game over" in text and "round over:" in text
+
+
+def test_heuristic_infers_nothing_from_seats_that_were_never_asked_on_a_first_card():
+    """house_cn counts the first player out from the first card: the seats before it did not pass,
+    so nothing says seat 0 lacks yellow (it holds Y1 and YS); declare the colour held most."""
+    setup = {"rules": "house_cn", "players": 2, "hands": ["Y1 YS G5 GR B1 B3 BS", "G4 G4 G6 G+2 B8 W+4 W+4"],
+             "discard": "G+2 Y2", "color": "Y", "to_move": 1, "dealer": 1, "played_by": 1, "first_play": True}
+    assert decide("heuristic", setup) == "play W+4 G"
+
+
+def test_heuristic_reads_the_previous_colour_only_where_the_engine_keeps_it():
+    """Without challenges the engine does not track the colour under the top card, so a wild played
+    by the next seat says nothing about the colours it lacks."""
+    game = VecGame.from_position({"rules": "house_cn", "players": 2, "hands": ["W R5 B5 G3 G4", "W Y1 Y2 Y3 Y4 Y5 Y6"],
+                                  "discard": "R2 B9", "to_move": 1})
+    game.step(np.array([game.action_index("play W G")]))
+    bot = agents.load("heuristic", game=game, seed=0)
+    assert game.action_name(int(bot.act(game.observe(), game.legal_mask())[0])) == "play G4"
+
+
+def test_heuristic_chooses_the_colour_for_its_own_next_play_by_its_hand():
+    """A Flip revealed a wild and the seat to play next declares its colour: its own hand decides, not
+    the backs of the next seat's cards."""
+    setup = {"rules": "flip_jp", "players": 2, "side": "dark", "hands": ["R1/P3 R5/T5 Y9/T5",
+             "Y2/T1 Y2/T8 G2/TSE B8/T4"], "discard": "R7/O1 RS/W", "to_move": 0, "phase": "choose", "turn": 0,
+             "played_by": 1}
+    assert decide("heuristic", setup) == "choose T"
+
+
+@pytest.mark.parametrize("setup", [
+    {"rules": "standard_en", "options": {"stacking": "escalating"}, "players": 3,
+     "hands": ["R3 W+4 B5 B6", "Y4 Y5 Y6 Y7", "R1 R2 R4"], "discard": "R5 R+2", "played_by": 2, "to_move": 0,
+     "phase": "pending", "pending_draw": 2},
+    {"rules": "flip_jp", "options": {"stacking": "escalating"}, "players": 3,
+     "hands": ["R3/P7 W+2/P2 B5/P9 B6/TSE", "Y4/P+5 Y5/T8 Y6/OSE Y7/O2", "R1/P3 R2/OR R4/OF"],
+     "discard": "R5/P2 R+1/P3", "played_by": 2, "to_move": 0, "phase": "pending", "pending_draw": 1},
+])
+def test_heuristic_does_not_bluff_a_restricted_wild_draw_card_to_stack(setup):
+    """Rule 8 holds when stacking too: holding a card that fits, it takes the penalty rather than stack
+    a wild draw card it may not play (a challenge would catch it)."""
+    assert decide("heuristic", setup) == "draw"
