@@ -473,11 +473,10 @@ class HeuristicAgent(_ScriptedBot):
         other = mask & self.a_play[None, :] & ~self.a_restricted[None, :]
         turn = other.any(1) & (phase == TURN)
         # outside its turn (a stack) the mask shows only answers: test the hand against the top card
-        hand = v.get(obs, "hand") > 0
         top = v.top(obs)
-        fits = (v.face_color[None, :] == col[:, None]) | (v.face_wild & ~v.face_restricted)[None, :]
-        fits |= (v.face_symbol[None, :] == v.face_symbol[top][:, None]) & ~v.face_wild[None, :]
-        return np.where(phase == TURN, turn, (hand & fits & ~v.face_restricted[None, :]).any(1))
+        sym = np.where(v.face_wild[top], -1, v.face_symbol[top])
+        fits = self._excluded_faces(v, col, sym, np.ones(len(col), bool)) & ~v.face_restricted[None, :]
+        return np.where(phase == TURN, turn, ((v.get(obs, "hand") > 0) & fits).any(1))
 
     def _challenge_pays(self, obs) -> np.ndarray:
         """(n,) challenging the pending wild draw card is worth it (rule 8)."""

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import platform
 import time
 
 import numpy as np
 
+from . import __version__
 from .core.config import PRESETS
 from .core.game import VecGame
 from .core.invariants import violations
@@ -70,9 +72,6 @@ def main(argv: list[str] | None = None) -> int:
         for k in total:
             total[k] += line[k]
     total["seconds"] = round(total["seconds"], 1)
-    import platform
-
-    from . import __version__
     total["versions"] = {"uno_env": __version__, "numpy": np.__version__, "python": platform.python_version()}
     print(json.dumps({"total": True, **total}), flush=True)
     return 1 if total["violations"] else 0

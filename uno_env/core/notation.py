@@ -402,7 +402,7 @@ def _check_phase_keys(setup: dict, phase: str) -> None:
             given.insert(0, "to_move")
     else:
         given = [k for k, v in neutral.items() if k in setup and setup[k] != v]
-        given += [k for k in ("drawn",) if setup.get(k) is not None and phase != "drawn"]
+        given += ["drawn"] if setup.get("drawn") is not None and phase != "drawn" else []
         given += [k for k in ("jump_in_order", "resume") if k in setup and phase != "jump_in"]
     if given:
         _fail(f"{', '.join(map(repr, given))} do{'es' if len(given) == 1 else ''} not apply to phase {phase!r}"

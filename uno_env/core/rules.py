@@ -473,9 +473,14 @@ class Engine:
         if self.hard:
             if side is None:
                 side = st.side[_sel(R)].astype(np.intp)
-            g = self._guilt(st, R, actor, side, bits)
-            bits &= ~np.where(g[:, None], self.RESTRBITS[side], np.uint64(0))
+            bits = self._unless_guilty(st, R, actor, side, bits, bits)
         return bits
+
+    def _unless_guilty(self, st: State, R, actor, side, bits, matched=None) -> np.ndarray:
+        """``bits`` without the restricted wild draw kinds where playing one now would break the
+        restriction (the hard restriction masks a bluff; ``matched`` as for ``_guilt``)."""
+        g = self._guilt(st, R, actor, side, matched)
+        return bits & ~np.where(g[:, None], self.RESTRBITS[side], np.uint64(0))
 
     def _guilt(self, st: State, R, actor, side, bits=None) -> np.ndarray:
         """(n,) whether playing a restricted wild draw card now breaks ``wild_draw_restriction``."""
@@ -519,16 +524,14 @@ class Engine:
                 can = ~st.pending_color[R[i]] & (st.hand_n[R[i], st.origin[R[i]]] > 0)
                 b = self.STACKBITS[tface[i]] & st.held[R[i], actor[i]]
                 if self.hard:
-                    g = self._guilt(st, R[i], actor[i], side[i])
-                    b &= ~np.where(g[:, None], self.RESTRBITS[side[i]], np.uint64(0))
+                    b = self._unless_guilty(st, R[i], actor[i], side[i], b)
                 bits[i] = np.where(can[:, None], b, np.uint64(0))
             if has[JUMP]:
                 i = _flat(phase == JUMP)  # a jump-in offer, or only a catch offer without jump-ins
                 if c.jump_in:
                     b = self.IDENTBITS[tface[i]] & st.held[R[i], actor[i]]
                     if self.hard:  # RULES.md 1.2: the restriction binds a jump-in too
-                        g = self._guilt(st, R[i], actor[i], side[i])
-                        b &= ~np.where(g[:, None], self.RESTRBITS[side[i]], np.uint64(0))
+                        b = self._unless_guilty(st, R[i], actor[i], side[i], b)
                     bits[i] = b
                 else:
                     bits[i] = 0
@@ -771,8 +774,7 @@ class Engine:
             can = ~st.pending_color[pend] & (st.hand_n[pend, st.origin[pend]] > 0)
             stack = self.STACKBITS[tface[sel]] & st.held[pend, victim]
             if self.hard:
-                g = self._guilt(st, pend, victim, st.side[pend].astype(np.intp))
-                stack &= ~np.where(g[:, None], self.RESTRBITS[st.side[pend].astype(np.intp)], np.uint64(0))
+                stack = self._unless_guilty(st, pend, victim, st.side[pend].astype(np.intp), stack)
             keep = ~(can & _any_bits(stack))
             pend, victim = pend[keep], victim[keep]
         if self.enforce == "catch" and pend.size:
