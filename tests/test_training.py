@@ -256,3 +256,43 @@ def test_heuristic_tuning_keeps_only_improvements_and_confirms_on_a_fresh_seed(c
         moved = [k for k in cand if cand[k] != HeuristicAgent.DEFAULTS[k]]
         assert set(moved) <= set(keys) and 1 <= len(keys) <= 3
         assert all(cand[k] >= 0 for k, v in HeuristicAgent.DEFAULTS.items() if isinstance(v, int))
+
+
+def test_search_probe_deals_again_only_the_cards_the_searching_seat_has_not_seen():
+    from training.search_probe import Searcher
+    from uno_env.core.invariants import violations
+
+    game = VecGame("standard_en", 3, batch_size=64, seed=0)
+    setup = {"rules": "standard_en", "players": 3, "hands": ["W+4 RS Y5", "G1 Y2 G3", "G4 Y5 Y6"],
+             "discard": "R7", "draw_pile": "B1 B2 B3 B4 B5 B6 B7 B8", "to_move": 0}
+    for row in range(64):
+        game.load(setup, row)
+    game.step(np.full(64, game.action_index("play W+4 G")))  # a bluff: seat 0 held RS; seat 1 may challenge
+    st = game.state
+    assert st.challengeable.all() and st.guilty.all()
+    worlds = st.take(np.arange(64))
+    me = worlds.actor.astype(np.intp)  # seat 1, the victim
+    Searcher(game, 4, 1.5, np.random.default_rng(0)).sample_worlds(worlds, me)
+    assert violations(game.engine, worlds) == []
+    assert (worlds.hands[:, 1] == st.hands[:, 1]).all()  # its own hand
+    assert (worlds.hand_n == st.hand_n).all() and (worlds.draw_n == st.draw_n).all()  # the sizes it sees
+    unseen = lambda s: s.hands[:, [0, 2]].sum(1, dtype=np.int64) + np.stack(  # noqa: E731
+        [np.bincount(s.draw[i, :s.draw_n[i]], minlength=game.engine.K) for i in range(64)])
+    assert (unseen(worlds) == unseen(st)).all()  # the same cards, dealt again
+    assert (worlds.hands[:, 0] != st.hands[:, 0]).any(1).mean() > 0.5
+    red = np.array([game.engine.K_COLOR[0, k] == 0 for k in range(game.engine.K)])  # red kinds
+    assert (worlds.guilty == (worlds.hands[:, 0][:, red] > 0).any(1)).all()  # guilt follows the dealt hand
+    assert not worlds.guilty.all()
+
+
+def test_search_probe_reports_a_win_rate_with_its_interval(capsys):
+    from training import search_probe
+
+    search_probe.main(["--players", "2", "--rounds", "6", "--worlds", "2", "--batch-size", "4"])
+    r = json.loads(capsys.readouterr().out)
+    assert r["rounds"] == 6 and 0 <= r["wins"] <= 6 and r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
+    assert r["decisions_searched"] > 0 and 0 <= r["overridden"] <= r["decisions_searched"]
+    with pytest.raises(ValueError, match="one-sided decks"):
+        search_probe.probe("flip_jp", 2, rounds=1, worlds=2)
+    with pytest.raises(ValueError, match="worlds=1"):
+        search_probe.probe("standard_en", 2, rounds=1, worlds=1)

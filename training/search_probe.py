@@ -1,0 +1,182 @@
+"""How much does looking ahead add to the heuristic bot?  Determinized Monte Carlo search in one seat.
+
+    python -m training.search_probe --players 4 --rounds 2000 --worlds 64   # the README's 4-player figure
+    python -m training.search_probe --players 2 --rounds 2000 --worlds 32
+
+One seat searches and the others are heuristic bots; the searching seat moves on by one every round.
+At each decision with more than one legal action the searching seat samples ``--worlds`` deals that
+agree with what it has seen: the cards it has not seen (the other hands and the draw pile) are dealt
+again at random with the hand sizes it sees, and a pending wild draw card's guilt is recomputed from
+the dealt hand.  Each legal action is played in every world and the round is rolled out to its end
+with heuristic bots in every seat; the worlds, actions and games of a step go through the core as one
+batch.  The seat keeps the heuristic's own choice unless another action wins more rollouts by ``--z``
+standard errors of the paired difference (every action meets the same worlds and random streams).
+
+It answers a question about targets, as ``tune_heuristic`` does: how far a player gets against the
+heuristic bots by looking ahead with them.  The sampled deals ignore what a player could infer from the
+others' draws, so this bounds search of this kind from below; ``--perfect-information`` rolls out the
+true deal instead (it cheats: it knows every hand and the order of the pile), which shows how much of a
+round the hidden cards decide.  One-sided decks only (in UNO Flip a seat cannot see its own backs).
+Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from agents.bots import HeuristicAgent
+from training.evaluate import wilson
+from uno_env import VecGame
+from uno_env.core.rules import _any_bits
+from uno_env.core.state import OVER, State
+
+
+class Searcher:
+    """Flat Monte Carlo over sampled deals, with heuristic rollouts, for the acting seat of given rows."""
+
+    def __init__(self, game: VecGame, worlds: int, z: float, rng: np.random.Generator,
+                 perfect_information: bool = False):
+        e = game.engine
+        if e.two_sided:
+            raise ValueError("the search probe samples one-sided decks only: in UNO Flip a seat cannot see "
+                             "the backs of its own cards")
+        if e.challenge_on and e.config.wild_draw_restriction != "color_only":
+            raise ValueError(f"the search probe recomputes a wild draw card's guilt for "
+                             f"wild_draw_restriction='color_only' only, got {e.config.wild_draw_restriction!r}")
+        if worlds < 2:
+            raise ValueError(f"worlds={worlds} is too few; the paired test needs at least 2")
+        self.e, self.observer = e, game.observer
+        self.bot = HeuristicAgent(game)
+        self.worlds, self.z, self.rng, self.perfect = worlds, z, rng, perfect_information
+        self.searched = self.overridden = 0
+
+    def sample_worlds(self, st: State, me: np.ndarray) -> None:
+        """Deal again, in place, every card that seat ``me[i]`` of world ``i`` has not seen."""
+        e, rng = self.e, self.rng
+        n, P, K = st.batch_size, e.P, e.K
+        ar = np.arange(n)
+        other = np.ones((n, P), bool)
+        other[ar, me] = False
+        hand_n = st.hand_n.astype(np.int64) * other  # (n, P) sizes of the hidden hands
+        counts = (st.hands.astype(np.int64) * other[:, :, None]).sum(1)  # (n, K) unseen cards per kind
+        dn = st.draw_n.astype(np.int64)
+        pile = np.where(np.arange(e.N)[None, :] < dn[:, None], st.draw, K)  # K: past the pile's top
+        counts += np.bincount((ar[:, None] * (K + 1) + pile).ravel(), minlength=n * (K + 1)).reshape(n, K + 1)[:, :K]
+        total = counts.sum(1)
+        world = np.repeat(ar, total)
+        kinds = np.repeat(np.tile(np.arange(K), n), counts.ravel())
+        kinds = kinds[np.lexsort((rng.random(kinds.size), world))]  # shuffled within each world
+        pos = np.arange(kinds.size) - np.repeat(np.cumsum(total) - total, total)
+        ends = np.cumsum(hand_n, 1)  # seat j holds positions ends[j] - hand_n[j] .. ends[j] - 1
+        seat = (pos[:, None] >= ends[world]).sum(1)  # P: the draw pile
+        held = seat < P
+        st.hands[other] = 0
+        cell = ((world * P + seat) * K + kinds)[held]
+        st.hands.reshape(-1)[:] += np.bincount(cell, minlength=st.hands.size).astype(np.int8)
+        w = world[~held]
+        st.draw[w, pos[~held] - ends[w, -1]] = kinds[~held]
+        e.resync(st, ar)
+        if e.challenge_on:  # the offender's dealt hand decides a challenge
+            c = st.challengeable.nonzero()[0]
+            if c.size:
+                held_bits = st.held[c, st.origin[c].astype(np.intp)]
+                colour = e.COLORBITS[st.side[c].astype(np.intp), st.prev_color[c].astype(np.intp)]
+                st.guilty[c] = _any_bits(held_bits & colour)
+
+    def rollout(self, st: State, first: np.ndarray, me: np.ndarray) -> np.ndarray:
+        """Play ``first`` in every world, then heuristic bots to the round's end; whether ``me`` won."""
+        e = self.e
+        e.step_rows(st, np.arange(st.batch_size), first)
+        while True:
+            live = (st.phase != OVER).nonzero()[0]
+            if live.size == 0:
+                return st.winner == me
+            obs = self.observer.observe(st, live, st.actor[live].astype(np.intp))
+            e.step_rows(st, live, self.bot.act(obs, st.mask[live]).astype(np.int64))
+
+    def choose(self, st: State, rows: np.ndarray, default: np.ndarray) -> np.ndarray:
+        """Actions for the acting seats of ``rows`` (``default``: the heuristic's choices)."""
+        D = self.worlds
+        worlds = st.take(np.repeat(rows, D))
+        me = worlds.actor.astype(np.intp)
+        if not self.perfect:
+            self.sample_worlds(worlds, me)
+        seeds = self.rng.integers(0, 2**62, worlds.batch_size)
+        dec, acts = st.mask[rows].nonzero()  # one pair per (decision, legal action), decision-major
+        idx = (dec[:, None] * D + np.arange(D)[None, :]).ravel()
+        sub = worlds.take(idx)
+        self.e.seed_rows(sub, np.arange(sub.batch_size), seeds[idx])
+        won = self.rollout(sub, np.repeat(acts, D), me[idx]).reshape(-1, D).astype(np.float64)
+        out = default.copy()
+        for j in range(len(rows)):
+            pairs = (dec == j).nonzero()[0]
+            diff = won[pairs] - won[pairs[acts[pairs] == default[j]][0]]
+            mean, se = diff.mean(1), diff.std(1, ddof=1) / np.sqrt(D)
+            better = mean > self.z * se + 1e-12
+            if better.any():
+                out[j] = acts[pairs][np.where(better, mean, -np.inf).argmax()]
+        self.searched += len(rows)
+        self.overridden += int(np.count_nonzero(out != default))
+        return out
+
+
+def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worlds: int = 64, z: float = 1.5,
+          batch_size: int = 64, seed: int = 0, perfect_information: bool = False) -> dict:
+    """Play ``rounds`` rounds of one searching seat against heuristic bots; the result as a dict."""
+    if rounds < 1 or batch_size < 1:
+        raise ValueError(f"rounds and batch_size must be positive, got {rounds} and {batch_size}")
+    game = VecGame(rules, players, batch_size=batch_size, seed=seed, autoreset=True)
+    bot = HeuristicAgent(game)
+    searcher = Searcher(game, worlds, z, np.random.default_rng(seed + 1), perfect_information)
+    seat = np.arange(batch_size) % players  # the searching seat of each game, moved on every round
+    played = wins = void = 0
+    t0 = time.perf_counter()
+    while played < rounds:
+        st = game.state
+        actions = bot.act(game.observe(), st.mask).astype(np.int64)
+        mine = ((st.actor == seat) & (st.nlegal > 1)).nonzero()[0]
+        if mine.size:
+            actions[mine] = searcher.choose(st, mine, actions[mine])
+        out = game.step(actions)
+        ended = out.round_over.nonzero()[0][:rounds - played]
+        played += ended.size
+        wins += int(np.count_nonzero(out.winner[ended] == seat[ended]))
+        void += int(np.count_nonzero(out.winner[ended] < 0))
+        seat[out.round_over] = (seat[out.round_over] + 1) % players
+    lo, hi = wilson(wins, played)
+    return {"rules": rules, "players": players, "opponents": "heuristic", "worlds": worlds, "z": z,
+            "perfect_information": perfect_information, "rounds": played, "wins": wins,
+            "win_rate": round(wins / played, 4), "ci95": [round(lo, 4), round(hi, 4)], "void_rounds": void,
+            "decisions_searched": searcher.searched, "overridden": searcher.overridden,
+            "batch_size": batch_size, "seed": seed, "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m training.search_probe", description=__doc__.split("\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--rules", default="standard_en", help="preset name (one-sided decks)")
+    p.add_argument("--players", type=int, default=4, help="seats per table")
+    p.add_argument("--rounds", type=int, default=2000, help="rounds played")
+    p.add_argument("--worlds", type=int, default=64, help="sampled deals per decision")
+    p.add_argument("--z", type=float, default=1.5, help="standard errors an action must gain to replace "
+                   "the heuristic's choice")
+    p.add_argument("--batch-size", type=int, default=64, help="games played at once")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals and of the sampling")
+    p.add_argument("--perfect-information", action="store_true", help="roll out the true deal (cheating)")
+    p.add_argument("--out", default=None, help="also append the JSON line to this file")
+    args = p.parse_args(argv)
+    line = json.dumps(probe(args.rules, args.players, args.rounds, args.worlds, args.z, args.batch_size,
+                            args.seed, args.perfect_information))
+    print(line)
+    if args.out:
+        with open(args.out, "a") as f:
+            f.write(line + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
