@@ -288,7 +288,7 @@ def test_search_probe_deals_again_only_the_cards_the_searching_seat_has_not_seen
 def test_search_probe_reports_a_win_rate_with_its_interval(capsys):
     from training import search_probe
 
-    search_probe.main(["--players", "2", "--rounds", "6", "--worlds", "2", "--batch-size", "4"])
+    search_probe.main(["--players", "2", "--rounds", "6", "--worlds", "2", "--batch-size", "4", "--no-progress"])
     r = json.loads(capsys.readouterr().out)
     assert r["rounds"] == 6 and 0 <= r["wins"] <= 6 and r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
     assert r["decisions_searched"] > 0 and 0 <= r["overridden"] <= r["decisions_searched"]

@@ -125,28 +125,50 @@ class Searcher:
 
 
 def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worlds: int = 64, z: float = 1.5,
-          batch_size: int = 64, seed: int = 0, perfect_information: bool = False) -> dict:
-    """Play ``rounds`` rounds of one searching seat against heuristic bots; the result as a dict."""
+          batch_size: int = 64, seed: int = 0, perfect_information: bool = False, progress: bool = False) -> dict:
+    """Play ``rounds`` rounds of one searching seat against heuristic bots; the result as a dict.
+
+    Every round dealt is played to its end and counted (as in ``training.evaluate``), so long rounds
+    are not cut off when the count is reached."""
     if rounds < 1 or batch_size < 1:
         raise ValueError(f"rounds and batch_size must be positive, got {rounds} and {batch_size}")
-    game = VecGame(rules, players, batch_size=batch_size, seed=seed, autoreset=True)
+    batch_size = min(batch_size, rounds)
+    game = VecGame(rules, players, batch_size=batch_size, seed=seed, autoreset=False)
+    st, engine = game.state, game.engine
     bot = HeuristicAgent(game)
     searcher = Searcher(game, worlds, z, np.random.default_rng(seed + 1), perfect_information)
     seat = np.arange(batch_size) % players  # the searching seat of each game, moved on every round
-    played = wins = void = 0
+    active = np.ones(batch_size, bool)
+    dealt, played, wins, void = batch_size, 0, 0, 0
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=rounds, unit="round")
     t0 = time.perf_counter()
     while played < rounds:
-        st = game.state
-        actions = bot.act(game.observe(), st.mask).astype(np.int64)
-        mine = ((st.actor == seat) & (st.nlegal > 1)).nonzero()[0]
+        rows = active.nonzero()[0]
+        obs = game.observer.observe(st, rows, st.actor[rows].astype(np.intp))
+        actions = bot.act(obs, st.mask[rows]).astype(np.int64)
+        mine = ((st.actor[rows] == seat[rows]) & (st.nlegal[rows] > 1)).nonzero()[0]
         if mine.size:
-            actions[mine] = searcher.choose(st, mine, actions[mine])
-        out = game.step(actions)
-        ended = out.round_over.nonzero()[0][:rounds - played]
+            actions[mine] = searcher.choose(st, rows[mine], actions[mine])
+        out = engine.step_rows(st, rows, actions)
+        ended = rows[out.round_over]
+        if ended.size == 0:
+            continue
         played += ended.size
-        wins += int(np.count_nonzero(out.winner[ended] == seat[ended]))
-        void += int(np.count_nonzero(out.winner[ended] < 0))
-        seat[out.round_over] = (seat[out.round_over] + 1) % players
+        wins += int(np.count_nonzero(st.winner[ended] == seat[ended]))
+        void += int(np.count_nonzero(st.winner[ended] < 0))
+        if bar is not None:
+            bar.update(ended.size)
+        seat[ended] = (seat[ended] + 1) % players
+        more = ended[:max(0, rounds - dealt)]
+        if more.size:
+            game.next_round(more)
+            dealt += more.size
+        active[ended[more.size:]] = False
+    if bar is not None:
+        bar.close()
     lo, hi = wilson(wins, played)
     return {"rules": rules, "players": players, "opponents": "heuristic", "worlds": worlds, "z": z,
             "perfect_information": perfect_information, "rounds": played, "wins": wins,
@@ -167,10 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch-size", type=int, default=64, help="games played at once")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and of the sampling")
     p.add_argument("--perfect-information", action="store_true", help="roll out the true deal (cheating)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--out", default=None, help="also append the JSON line to this file")
     args = p.parse_args(argv)
     line = json.dumps(probe(args.rules, args.players, args.rounds, args.worlds, args.z, args.batch_size,
-                            args.seed, args.perfect_information))
+                            args.seed, args.perfect_information, progress=not args.no_progress))
     print(line)
     if args.out:
         with open(args.out, "a") as f:
