@@ -707,7 +707,7 @@ class Engine:
 
         ``on_over(rows)``, if given, is called with the rows whose round a forced move ended, once per
         row; it deals their next round (unsettled), which then joins the next pass, so one loop of
-        passes settles both rounds.  The ended rows are gathered over three passes (or until nothing
+        passes settles both rounds.  The ended rows are gathered over two passes (or until nothing
         else is left) and given to ``on_over`` together: a deal costs about the same for few rows as
         for many.  ``ended``: rows whose round was already over, given to ``on_over`` with those the
         first pass ends.
@@ -715,9 +715,9 @@ class Engine:
         R = np.asarray(R, np.intp)
         dealt = None  # (B,) bool: the rows given to on_over (or waiting from the start)
         waiting = None  # rows whose round ended, not yet given to on_over
-        next_deal = 1  # deal after passes 1, 4, 7...
+        deal_parity = 1  # deal after passes 1, 3, 5...
         if ended is not None and ended.size:
-            waiting, next_deal = ended, 0  # ...or 0, 3, 6... when rows wait from the start
+            waiting, deal_parity = ended, 0  # ...or 0, 2, 4... when rows wait from the start
             dealt = np.zeros(st.batch_size, bool)
             dealt[ended] = True
         for k in range(_MAX_FORCED_PASSES):
@@ -745,11 +745,9 @@ class Engine:
                 if over.size:
                     F = F[st.phase[F] != OVER]
                     waiting = over if waiting is None else np.concatenate([waiting, over])
-                # a deal costs the same for 3 rows as for 30: deal every third pass (under house_cn's
-                # cascades of forced plays 3 beat 2 and 4), or when nothing else is left to settle;
-                # the new rounds join the next pass either way
-                if waiting is not None and (k >= next_deal or F.size == 0):
-                    next_deal = k + 3
+                # a deal costs the same for 3 rows as for 30: deal every other pass, or when nothing
+                # else is left to settle; the new rounds join the next pass either way
+                if waiting is not None and (k % 2 == deal_parity or F.size == 0):
                     on_over(waiting)
                     if dealt is None:
                         dealt = np.zeros(st.batch_size, bool)
