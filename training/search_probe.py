@@ -31,7 +31,6 @@ import numpy as np
 from agents.bots import HeuristicAgent
 from training.evaluate import wilson
 from uno_env import VecGame
-from uno_env.core.rules import _any_bits
 from uno_env.core.state import OVER, State
 
 
@@ -82,10 +81,9 @@ class Searcher:
         e.resync(st, ar)
         if e.challenge_on:  # the offender's dealt hand decides a challenge
             c = st.challengeable.nonzero()[0]
-            if c.size:
-                held_bits = st.held[c, st.origin[c].astype(np.intp)]
-                colour = e.COLORBITS[st.side[c].astype(np.intp), st.prev_color[c].astype(np.intp)]
-                st.guilty[c] = _any_bits(held_bits & colour)
+            if c.size:  # guilt as the engine judged it at the play: against the colour before it
+                st.guilty[c] = e._guilt(st, c, st.origin[c].astype(np.intp), st.side[c].astype(np.intp),
+                                        color=st.prev_color[c])
 
     def rollout(self, st: State, first: np.ndarray, me: np.ndarray) -> np.ndarray:
         """Play ``first`` in every world, then heuristic bots to the round's end; whether ``me`` won."""

@@ -482,11 +482,12 @@ class Engine:
         g = self._guilt(st, R, actor, side, matched)
         return bits & ~np.where(g[:, None], self.RESTRBITS[side], np.uint64(0))
 
-    def _guilt(self, st: State, R, actor, side, bits=None) -> np.ndarray:
-        """(n,) whether playing a restricted wild draw card now breaks ``wild_draw_restriction``."""
+    def _guilt(self, st: State, R, actor, side, bits=None, color=None) -> np.ndarray:
+        """(n,) whether playing a restricted wild draw card now breaks ``wild_draw_restriction``
+        (``color``: the active colour to test instead of the current one, for ``color_only``)."""
         held = st.held[R, actor]
         if self.config.wild_draw_restriction == "color_only":  # holds a card of the active colour
-            return _any_bits(held & self.COLORBITS[side, st.color[R]])
+            return _any_bits(held & self.COLORBITS[side, st.color[R] if color is None else color])
         if bits is None:  # no_playable: holds any other playable card (plain wilds included)
             bits = self._matching(st, R, self._top_face(st, R)) & held
         return _any_bits(bits & ~self.RESTRBITS[side])
