@@ -69,6 +69,8 @@ def test_forced_moves_taken_in_bulk_give_the_same_games_as_one_at_a_time():
     # jump-ins offered after a penalty is taken (stacking none), and catches offered out of turn
     settings.append(("standard_en", 4, {"jump_in": True, "jump_in_wilds": True, "challenge": False}, 150))
     settings.append(("flip_jp", 3, {"jump_in": True, "uno_catch_out_of_turn": True}, 150))
+    # a drawn card that may not be played does not stop a chain, which can come round to its seat again
+    settings += [("standard_en", players, {"drawn_card_play": "never"}, 150) for players in (2, 3)]
     for rules, players, options, steps in settings:
         one_at_a_time = VecGame(rules, players, batch_size=64, seed=players, **options)
         one_at_a_time.engine.bulk_forced_moves = False

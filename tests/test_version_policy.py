@@ -11,7 +11,7 @@ look-ahead window), so the pin is sensitive to rare events.
 from uno_env import ENV_VERSION
 from uno_env.fingerprint import fingerprint
 
-PINNED = {"uno_v1": "195a37155fa0568b761915c1a7bd7eed9f07bc5908ed53b0b66f0122bbbe8603"}
+PINNED = {"uno_v2": "195a37155fa0568b761915c1a7bd7eed9f07bc5908ed53b0b66f0122bbbe8603"}
 
 
 def test_seeded_games_are_those_pinned_for_this_env_version():

@@ -7,15 +7,18 @@ environment (imported lazily, so the core never pulls in PettingZoo).
 from .core import PRESETS, IllegalActionError, PositionError, RuleConfig, StepResult, VecGame, make_rules
 
 __version__ = "0.2.0"
-ENV_VERSION = "uno_v1"
+ENV_VERSION = "uno_v2"
 
 __all__ = ["ENV_VERSION", "PRESETS", "IllegalActionError", "PositionError", "RuleConfig", "StepResult",
            "VecGame", "env", "make_rules", "raw_env", "__version__"]
 
 
 # retired env versions -> what changed (PettingZoo's convention: an old version fails with a clear error)
-RETIRED = {"uno_v0": "uno_v1 fixes chains of forced draws longer than eight seats (9 and 10 players), "
-                     "which changes those seeded games; nothing else differs"}
+RETIRED = {"uno_v0": "uno_v1 fixed chains of forced draws longer than eight seats (9 and 10 players), "
+                     "which changed those seeded games; nothing else differs",
+           "uno_v1": "uno_v2 fixes chains of forced draws under drawn_card_play='never', which made a seat "
+                     "holding a card it had drawn and could play draw again; seeded games with that option "
+                     "change, no preset's"}
 
 
 class DeprecatedEnv(ImportError):

@@ -1,7 +1,7 @@
-"""UNO as a PettingZoo AEC environment (``uno_v1``), over the batched core with one game.
+"""UNO as a PettingZoo AEC environment (``uno_v2``), over the rules core with one game.
 
 ====================  =============================================================================
-Import                ``from uno_env import uno_v1`` (or ``uno_env.env``, ``uno_env.raw_env``)
+Import                ``from uno_env import uno_v2`` (or ``uno_env.env``, ``uno_env.raw_env``)
 Actions               Discrete; one id per action string (``uno_env.core.actions``)
 Parallel API          No
 Agents                ``player_0`` ... ``player_{P-1}`` (2 to 10)
@@ -10,6 +10,12 @@ Observation           ``{"observation": float32 vector (uno_env.core.observe), "
 Rewards               per round: +1 winner, -1 the others (``episode="round"``); per game with
                       ``episode="game"``; a void blocked round gives 0
 ====================  =============================================================================
+
+The game is one row of the batched core's state.  Where the rules allow (one-sided decks without
+jump-ins, stacking or Swap-like cards: ``standard_en``, ``standard_ru`` and their options) a step goes
+through ``core.scalar.ScalarStepper`` and the observation through ``Observer.observe_one``, which play and
+encode the same games with item reads instead of array operations (about four times faster for one
+game; ``tests/test_scalar.py``); every other configuration uses the batched engine directly.
 
 ``agent_selection`` is the seat asked, which is not always the seat whose turn it is: out-of-turn
 decisions (a jump-in, a Skip deflection, a challenge, a colour choice) are asked of the seat
@@ -37,6 +43,9 @@ When ``max_turns_per_round`` stops a round it is reported as truncation (the blo
 still names a winner and the rewards follow it).
 
 Version history:
+    * v2: under ``drawn_card_play="never"`` a chain of forced draws that came round to a seat holding a
+      card it had drawn and could play made it draw again; it is now asked (seeded games with that
+      option change, no preset's).
     * v1: chains of forced draws longer than the engine's look-ahead (9 and 10 players) check every
       seat's hand (some seeded games of 9 and 10 players change).
     * v0: first release.
@@ -54,6 +63,7 @@ from pettingzoo.utils import wrappers
 from .core.game import VecGame
 from .core.notation import PositionError
 from .core.rules import IllegalActionError
+from .core.scalar import ScalarStepper, unsupported
 from .core.state import OVER
 from .render import render_table
 
@@ -67,7 +77,7 @@ def env(**kwargs) -> AECEnv:
 
 
 class raw_env(AECEnv):
-    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v1", "is_parallelizable": False,
+    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v2", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, rules="standard_en", num_players: int = 4, render_mode: str | None = None,
@@ -82,6 +92,8 @@ class raw_env(AECEnv):
                              f"{', '.join(ILLEGAL_POLICIES)}")
         self.game = VecGame(rules, num_players, batch_size=1, seed=0, autoreset=False, **options)
         self.game.engine.log = []
+        # one game: the scalar fast path where the rules allow it (the same games, tests/test_scalar.py)
+        self._scalar = None if unsupported(self.game.engine) else ScalarStepper(self.game.engine)
         self.render_mode, self.episode, self.illegal_action = render_mode, episode, illegal_action
         self.rules = self.game.rules
         P, A = self.game.num_players, self.game.num_actions
@@ -160,7 +172,7 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict:
         seat = self._seat[agent]
-        obs = self.game.observer.observe(self.game.state, np.array([0]), np.array([seat]))[0]
+        obs = self.game.observer.observe_one(self.game.state, seat)
         mask = np.zeros(self.game.num_actions, np.int8)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             mask[:] = self.game.state.mask[0]
@@ -182,9 +194,14 @@ class raw_env(AECEnv):
             if self._illegal(agent, a):
                 return
         else:
-            out = self.game.step(np.array([a]))
+            if self._scalar is not None:
+                ended = self._scalar.step(st, a)
+                out = self.game.engine.result(st, np.zeros(1, bool)) if ended else None
+            else:
+                out = self.game.step(np.array([a]))
+                ended = out.round_over[0]
             self._absorb_log()
-            if out.round_over[0]:
+            if ended:
                 self._end_round(out)
             else:
                 self.agent_selection = self._agent(int(st.actor[0]))
@@ -244,10 +261,10 @@ class raw_env(AECEnv):
             self.infos[x] = dict(info)
 
     def _absorb_log(self) -> None:
-        log = self.game.engine.log
+        log, names = self.game.engine.log, self.game.action_names
         for _, seat, a in log:
             if a >= 0:
-                self.history.append((seat, self.game.action_name(a)))
+                self.history.append((seat, names[a]))
         log.clear()
 
     def render(self):

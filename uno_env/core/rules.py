@@ -882,6 +882,8 @@ class Engine:
         c, P = self.config, self.P
         n = R.size
         J = self.chain_window  # most chains end within a few seats; longer ones take another pass
+        if c.drawn_card_play == "never":  # a seat may draw a card it can play and still pass the turn:
+            J = min(J, P)  # a pass must not meet it again, since ``has_play`` is read at the pass's start
         ar = np.arange(n)
         playb = self._matching(st, R, tface)  # (n, W) kinds playable on the (fixed) top card
         held = st.held[R]  # (n, P, W)

@@ -1,0 +1,106 @@
+"""The scalar fast path of one game (``uno_env.core.scalar``) plays exactly as ``Engine.step``.
+
+The AEC environment steps its game with ``ScalarStepper`` where the rules allow it, so these tests
+play random games of every supported configuration twice, once through each, and compare every
+field of the state, the action log and the round's end after every step.  The random policy plays a
+legal card four times in five and otherwise takes any legal action, so rounds end and challenges,
+catches, UNO calls, kept cards, penalties, blocked and stopped rounds all occur: the rare moves the
+stepper hands to the engine are covered too.
+"""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from uno_env import VecGame
+from uno_env.core.actions import PLAY
+from uno_env.core.scalar import ScalarStepper, unsupported
+
+OPTION_SETS = [
+    {},
+    {"uno_enforcement": "automatic"},
+    {"uno_enforcement": "off"},
+    {"uno_window_close": "next_card_discard"},
+    {"uno_window_close": "next_card_discard", "uno_enforcement": "automatic"},
+    {"drawn_card_play": "forced"},
+    {"drawn_card_play": "never"},
+    {"voluntary_draw": False},
+    {"wild_draw_restriction": "no_playable"},
+    {"challenge": False},  # the hard restriction: the stepper asks the engine for the masks
+    {"wild_draw_restriction": "none", "challenge": False},
+    {"challenge_guilty": "retract_and_draw_2"},
+    {"two_player_reverse": "reverse", "draw_penalty_skips_turn": False},
+    {"first_card_match": "color_only", "first_player": "count_from_initial",
+     "first_card_mode": "redraw_action"},
+    {"max_turns_per_round": 10},  # E3: rounds stopped
+    {"blocked_round": "void_redeal", "hand_size": 15},  # few cards left: empty piles and passes (E1, E2)
+    {"scoring_mode": "penalty_countdown", "starting_points": 40},  # games end after a few rounds
+]
+
+
+def play_both(rules, players, seed, steps, **options):
+    """Play the same random game through ``Engine.step`` and ``ScalarStepper``; assert that they agree."""
+    batched = VecGame(rules, players, batch_size=1, seed=seed, autoreset=False, **options)
+    scalar = VecGame(rules, players, batch_size=1, seed=seed, autoreset=False, **options)
+    batched.engine.log, scalar.engine.log = [], []
+    stepper = ScalarStepper(scalar.engine)
+    handed_over = []  # the actions the stepper gave to Engine.apply
+    engine_apply = scalar.engine.apply
+    scalar.engine.apply = lambda st, R, a: (handed_over.append(int(a[0])), engine_apply(st, R, a))
+    rng = np.random.default_rng(seed)
+    is_play = batched.engine.A_KIND == PLAY
+    rounds = 0
+    for t in range(steps):
+        legal = batched.state.mask[0]
+        plays = legal & is_play
+        a = int(rng.choice(np.flatnonzero(plays if plays.any() and rng.random() < 0.8 else legal)))
+        ended = bool(batched.step(np.array([a])).round_over[0])
+        assert stepper.step(scalar.state, a) == ended, (t, batched.action_name(a))
+        for f in dataclasses.fields(batched.state):
+            assert np.array_equal(getattr(batched.state, f.name), getattr(scalar.state, f.name)), \
+                (rules, players, options, t, batched.action_name(a), f.name)
+        assert batched.engine.log == scalar.engine.log
+        if ended:
+            rounds += 1
+            batched.next_round(0)
+            scalar.next_round(0)
+    return rounds, len(handed_over) / len(scalar.engine.log)
+
+
+@pytest.mark.parametrize("rules", ["standard_en", "standard_ru"])
+@pytest.mark.parametrize("players", [2, 3, 4, 7])
+def test_the_scalar_path_plays_every_move_as_the_batched_engine_does(rules, players):
+    rounds, handed_over = play_both(rules, players, seed=players, steps=600)
+    assert rounds >= 1
+    assert handed_over < 0.1  # plays, draws, kept cards, penalties and calls are its own
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_the_scalar_path_follows_every_supported_option(options):
+    for players in (2, 3, 5):
+        play_both("standard_en", players, seed=players, steps=250, **options)
+
+
+def test_the_scalar_path_names_what_keeps_a_configuration_off_it():
+    assert unsupported(VecGame("standard_en", 2).engine) == []
+    assert "a two-sided deck" in unsupported(VecGame("flip_jp", 2).engine)
+    assert "stacking" in unsupported(VecGame("house_cn", 2).engine)
+    assert "jump_in" in unsupported(VecGame("solo_bga", 2).engine)
+    assert unsupported(VecGame("standard_en", 2, seven_o=True).engine) == [
+        "cards with Swap, Skip Everyone, Flip or Seven-O effects"]
+    with pytest.raises(ValueError, match="does not play a two-sided deck"):
+        ScalarStepper(VecGame("flip_jp", 2).engine)
+
+
+@pytest.mark.parametrize("rules", ["standard_en", "house_cn", "solo_bga", "flip_jp"])
+def test_observing_one_game_gives_the_batched_observation(rules):
+    for players in (2, 5):
+        game = VecGame(rules, players, batch_size=1, seed=players)
+        rng = np.random.default_rng(0)
+        for _ in range(150):
+            for seat in range(players):
+                expected = game.observer.observe(game.state, np.zeros(1, np.intp), np.array([seat]))[0]
+                got = game.observer.observe_one(game.state, seat)
+                assert got.dtype == expected.dtype and np.array_equal(got, expected)
+            game.step(np.array([rng.choice(np.flatnonzero(game.state.mask[0]))]))

@@ -1,0 +1,331 @@
+"""One game stepped with scalar operations: the AEC environment's fast path.
+
+``Engine.step`` costs about the same for one game as for a hundred: each of its array operations has
+a fixed cost of about a microsecond, and a step makes a hundred of them.  An environment that plays one
+game at a time (PettingZoo's AEC loop) pays all of that per decision.  ``ScalarStepper`` plays the
+common moves of one game (row 0 of a batch-1 ``State``) with item reads and writes instead: a play, a
+draw, a drawn card kept, a penalty taken, an UNO declared, the forced moves after them and the
+refreshed legal mask.  Everything else (a round's end, a challenge, a catch, a reshuffle, a colour
+choice, a blocked or stopped round) goes to the batched ``Engine`` on the same state, so the rules
+have one source for every rare event.
+
+Both write the same state: ``tests/test_scalar.py`` plays random games of every supported
+configuration side by side with ``Engine.step`` and compares every field after every step.  The
+stepper takes one-sided decks without jump-ins, stacking, Skip deflections, Seven-O, Swap or
+Skip Everyone cards and out-of-turn catches (``standard_en`` and ``standard_ru`` and their options);
+``supported`` says whether a configuration qualifies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import ACCEPT, CHALLENGE, DRAW, KEEP, PLAY, UNO
+from .cards import NUM_COLOR_STATES, REVERSE, SKIP
+from .rules import _FX_FLIP, _FX_ROTATE, _FX_SKIP_EVERYONE, _FX_TARGETED, Engine
+from .state import DRAWN, OVER, PENDING, TURN, State
+
+_ROW = np.zeros(1, np.intp)  # the batch-1 row index the batched engine is given
+_UNSUPPORTED_FX = _FX_SKIP_EVERYONE | _FX_TARGETED | _FX_ROTATE | _FX_FLIP
+
+
+def unsupported(engine: Engine) -> list[str]:
+    """What keeps ``engine``'s configuration off the scalar path (empty: it is supported)."""
+    c = engine.config
+    why = []
+    if engine.two_sided:
+        why.append("a two-sided deck")
+    if np.bitwise_or.reduce(engine.F_FX) & _UNSUPPORTED_FX:
+        why.append("cards with Swap, Skip Everyone, Flip or Seven-O effects")
+    if c.jump_in:
+        why.append("jump_in")
+    if c.stacking != "none" or c.stack_skip:
+        why.append("stacking")
+    if c.uno_catch_out_of_turn:
+        why.append("uno_catch_out_of_turn")
+    return why
+
+
+class ScalarStepper:
+    """The scalar fast path for one configuration (see the module docstring)."""
+
+    def __init__(self, engine: Engine):
+        why = unsupported(engine)
+        if why:
+            raise ValueError(f"the scalar path does not play {', '.join(why)}; use Engine.step")
+        e = self.e = engine
+        c = e.config
+        self.P, self.N, self.W = e.P, e.N, e.W
+        self.max_turns = c.max_turns_per_round
+        self.voluntary = c.voluntary_draw
+        self.keep_ok = c.drawn_card_play != "forced"
+        self.drawn_never = c.drawn_card_play == "never"
+        self.enforce = e.enforce
+        self.automatic = e.enforce == "automatic"
+        self.reverse_skips = e.P == 2 and c.two_player_reverse == "skip"
+        self.penalty_skips = c.draw_penalty_skips_turn
+        # Python copies of the tables read per move
+        self.kind = e.A_KIND.tolist()
+        self.face = e.A_FACE.tolist()
+        self.new_color = e.A_NEW_COLOR.tolist()
+        self.counted = e.A_COUNTED.tolist()
+        self.keeps_declared = e.A_KEEPS_DECLARED.tolist()
+        self.sym = e.F_SYM.tolist()
+        self.draws = e.F_DRAW.tolist()
+        self.is_draw = e.F_IS_DRAW.tolist()
+        self.restricted = e.F_RESTR.tolist()
+        self.unsupported_face = ((e.F_FX & _UNSUPPORTED_FX) != 0).tolist()
+        self.id = dict(e.ID)
+        self.catch_ids = e.CATCH_IDS
+        # per kind: its bit and the play actions showing it (a wild has one per colour)
+        K = e.K
+        self.bit = [1 << k for k in range(K)]
+        plays = [[] for _ in range(K)]
+        for a in e.PLAY_IDS.tolist():
+            plays[e.A_FACE[a]].append(a)
+        self.plays = [np.asarray(p, np.intp) for p in plays]
+        self.nplays = [len(p) for p in plays]
+        # PLAYBITS rows as Python ints (all words of a row in one number)
+        self.playable = [sum(int(w) << (64 * i) for i, w in enumerate(row)) for row in e.PLAYBITS]
+        self.K_PTS = e.K_PTS[0]
+        self.A = e.A
+
+    # ------------------------------------------------------------------ helpers
+    def _held(self, st: State, seat: int) -> int:
+        words = st.held[0, seat]
+        return int(words[0]) if self.W == 1 else sum(int(w) << (64 * i) for i, w in enumerate(words))
+
+    def _set_held(self, st: State, seat: int, bits: int) -> None:
+        if self.W == 1:
+            st.held[0, seat, 0] = bits
+        else:
+            st.held[0, seat] = [(bits >> (64 * i)) & 0xFFFFFFFFFFFFFFFF for i in range(self.W)]
+
+    def _matching(self, st: State) -> int:
+        """Kinds that match the top card under the active colour (``Engine._matching``), as bits."""
+        top = st.discard.item(0, st.disc_n.item(0) - 1)
+        return self.playable[(top * NUM_COLOR_STATES + st.color.item(0)) * 2 + int(st.first_play.item(0))]
+
+    def _guilty(self, st: State, seat: int) -> bool:
+        return bool(self.e._guilt(st, _ROW, np.array([seat]), _ROW)[0])
+
+    def _goto(self, st: State, seat: int, phase: int) -> None:
+        st.turn[0] = seat
+        st.actor[0] = seat
+        st.phase[0] = phase
+
+    def _others_vulnerable(self, st: State, seat: int) -> bool:
+        v = st.vulnerable[0]
+        n = np.count_nonzero(v)  # a C call: a tenth of ``v.any()`` on a few seats
+        return n > 1 or (n == 1 and not v[seat])
+
+    def _close_windows(self, st: State, seat: int, discard: bool) -> None:
+        """``Engine._close_windows`` under ``catch`` enforcement (``automatic`` goes to the engine)."""
+        if self.enforce == "off" or (not discard and self.e.window_discard_only):
+            return
+        v = st.vulnerable[0]
+        if np.count_nonzero(v):
+            mine = v[seat]
+            v[:] = False
+            v[seat] = mine
+
+    def _take(self, st: State, seat: int, k: int) -> None:
+        """``seat`` takes the top ``k`` cards of the draw pile (there are at least ``k``)."""
+        dn = st.draw_n.item(0)
+        hand = st.hands[0, seat]
+        held = self._held(st, seat)
+        for j in range(k):
+            card = st.draw.item(0, dn - 1 - j)
+            hand[card] += 1
+            held |= self.bit[card]
+        self._set_held(st, seat, held)
+        st.hand_n[0, seat] += k
+        st.draw_n[0] = dn - k
+        if k:
+            st.vulnerable[0, seat] = False  # E28: its hand grew
+
+    # ------------------------------------------------------------------ moves
+    def _can(self, st: State, a: int) -> bool:
+        """Whether the scalar path plays legal action ``a`` in the current state."""
+        k = self.kind[a]
+        phase = st.phase.item(0)
+        actor = st.actor.item(0)
+        if k == UNO:
+            return True
+        if k == KEEP:
+            return True
+        if k == PLAY:
+            return (phase == TURN or phase == DRAWN) and st.hand_n.item(0, actor) > 1 \
+                and not self.unsupported_face[self.face[a]] \
+                and not (self.automatic and self._others_vulnerable(st, actor))
+        if k == DRAW:
+            if phase == TURN:
+                return st.draw_n.item(0) > 0 and not (
+                    self.automatic and not self.e.window_discard_only and self._others_vulnerable(st, actor))
+            if phase == PENDING:
+                return (not st.pending_color.item(0) and st.draw_n.item(0) >= st.pending.item(0)
+                        and st.hand_n.item(0, st.origin.item(0)) > 0
+                        and not (self.automatic and not self.e.window_discard_only
+                                 and self._others_vulnerable(st, actor)))
+        return False
+
+    def _apply(self, st: State, a: int) -> None:
+        """``Engine.apply`` of legal action ``a`` in row 0, scalar where ``_can`` allows."""
+        if not self._can(st, a):
+            self.e.apply(st, _ROW, np.array([a]))
+            return
+        e = self.e
+        actor = st.actor.item(0)
+        if e.log is not None:
+            e.log.append((0, actor, a))
+        st.turns[0] += self.counted[a]
+        k = self.kind[a]
+        if k == PLAY:
+            self._play(st, a, actor)
+        elif k == DRAW:
+            if st.phase.item(0) == PENDING:
+                self._take_penalty(st, actor)
+            else:
+                self._draw(st, actor)
+        elif k == KEEP:
+            st.drawn[0] = -1
+            self._goto(st, (actor + st.direction.item(0)) % self.P, TURN)
+        else:  # UNO
+            st.declared[0] = True
+        if not self.keeps_declared[a]:
+            st.declared[0] = False
+        if st.turns.item(0) >= self.max_turns and st.phase.item(0) != OVER:  # E3
+            e._finish_blocked(st, _ROW, truncated=True)
+
+    def _play(self, st: State, a: int, actor: int) -> None:
+        """``Engine._play`` of a card that is not the seat's last (Reverse, Skip and draw effects)."""
+        e, P = self.e, self.P
+        kind = face = self.face[a]
+        sym = self.sym[face]
+        if e.challenge_on:
+            restr = self.restricted[face]
+            st.prev_color[0] = st.color.item(0)
+            st.prev_pending[0] = st.pending.item(0)
+            st.guilty[0] = restr and self._guilty(st, actor)
+            st.challengeable[0] = restr
+        hn = st.hand_n.item(0, actor)
+        hand = st.hands[0, actor]
+        hand[kind] -= 1
+        if hand[kind] == 0:  # the last copy of that kind left the hand
+            self._set_held(st, actor, self._held(st, actor) & ~self.bit[kind])
+        st.hand_n[0, actor] = hn - 1
+        dn = st.disc_n.item(0)
+        st.discard[0, dn] = kind
+        st.disc_n[0] = dn + 1
+        st.pile_counts[0, kind] += 1
+        st.first_play[0] = False
+        st.drawn[0] = -1
+        st.passes[0] = 0
+        st.origin[0] = actor
+        st.drew_on[0, actor] = -1
+        st.color[0] = self.new_color[a]
+        self._close_windows(st, actor, discard=True)
+        d = st.direction.item(0)
+        nseat, nphase = (actor + d) % P, TURN
+        if sym == REVERSE:
+            st.direction[0] = -d
+            nseat = actor if self.reverse_skips else (actor - d) % P
+        elif sym == SKIP:
+            nseat = (actor + 2 * d) % P
+        if self.is_draw[face]:
+            st.pending[0] += self.draws[face]
+            nphase = PENDING
+        self._goto(st, nseat, nphase)
+        if self.enforce != "off" and hn == 2 and not st.declared.item(0):  # RULES.md 1.5, E16
+            st.vulnerable[0, actor] = True
+
+    def _draw(self, st: State, actor: int) -> None:
+        """``Engine._draw_action`` in turn, with a card left to draw."""
+        card = st.draw.item(0, st.draw_n.item(0) - 1)
+        self._take(st, actor, 1)
+        st.drew_on[0, actor] = st.color.item(0)  # public: it drew on this colour
+        self._close_windows(st, actor, discard=False)
+        st.passes[0] = 0
+        playable = False
+        if not self.drawn_never and self._matching(st) >> card & 1:
+            playable = not (self.e.hard and self.restricted[card] and self._guilty(st, actor))
+        if playable:
+            st.drawn[0] = card
+            st.phase[0] = DRAWN
+        else:
+            st.drawn[0] = -1
+            self._goto(st, (actor + st.direction.item(0)) % self.P, TURN)
+
+    def _take_penalty(self, st: State, victim: int) -> None:
+        """``Engine._take_penalty`` of a penalty the pile covers, not ending the round."""
+        self._take(st, victim, st.pending.item(0))
+        st.pending[0] = 0
+        st.pending_color[0] = False
+        st.challengeable[0] = False
+        st.guilty[0] = False
+        self._close_windows(st, victim, discard=False)
+        self._goto(st, (victim + st.direction.item(0)) % self.P if self.penalty_skips else victim, TURN)
+
+    # ------------------------------------------------------------------ legality
+    def _refresh(self, st: State) -> None:
+        """``Engine.refresh`` of row 0 (the batched one where the seat is not in turn, drawn or
+        pending, or under the hard restriction)."""
+        phase = st.phase.item(0)
+        if self.e.hard or not (phase == TURN or phase == DRAWN or phase == PENDING):
+            self.e.refresh(st, _ROW)
+            return
+        actor = st.actor.item(0)
+        if phase == TURN:
+            bits = self._matching(st) & self._held(st, actor)
+        elif phase == DRAWN:
+            bits = self.bit[st.drawn.item(0)]
+        else:  # no stacking: nothing to play on a penalty
+            bits = 0
+        m = np.zeros(self.A, bool)
+        n = 0
+        b = bits
+        while b:
+            low = b & -b
+            k = low.bit_length() - 1
+            m[self.plays[k]] = True
+            n += self.nplays[k]
+            b ^= low
+        ids = self.id
+        if phase == TURN:
+            draw = not bits or (self.voluntary and (st.draw_n.item(0) > 0 or st.disc_n.item(0) > 1))
+            m[ids[DRAW]] = draw
+            n += draw
+        elif phase == DRAWN:
+            m[ids[KEEP]] = self.keep_ok
+            n += self.keep_ok
+        elif st.challengeable.item(0):
+            m[ids[CHALLENGE]] = m[ids[ACCEPT]] = True
+            n += 2
+        else:
+            m[ids[DRAW]] = True
+            n += 1
+        if self.enforce != "off":
+            if bits and st.hand_n.item(0, actor) == 2 and not st.declared.item(0):
+                m[ids[UNO]] = True
+                n += 1
+            if self.enforce == "catch":
+                v = st.vulnerable[0]
+                if np.count_nonzero(v):
+                    v = v.copy()
+                    v[actor] = False
+                    m[self.catch_ids] = v
+                    n += np.count_nonzero(v)
+        st.mask[0] = m
+        st.nlegal[0] = n
+
+    # ------------------------------------------------------------------ the step
+    def step(self, st: State, a: int) -> bool:
+        """Apply legal action ``a`` in row 0, then every forced move, and refresh the mask (what
+        ``Engine.step`` does for one game); returns whether the round ended."""
+        self._apply(st, a)
+        while st.phase.item(0) != OVER:
+            self._refresh(st)
+            if st.nlegal.item(0) != 1:
+                return False
+            self._apply(st, int(st.mask[0].argmax()))
+        return True
