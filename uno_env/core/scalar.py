@@ -3,30 +3,30 @@
 ``Engine.step`` costs about the same for one game as for a hundred: each of its array operations has
 a fixed cost of about a microsecond, and a step makes a hundred of them.  An environment that plays one
 game at a time (PettingZoo's AEC loop) pays all of that per decision.  ``ScalarStepper`` plays the
-common moves of one game (row 0 of a batch-1 ``State``) with item reads and writes instead: a play, a
-draw, a drawn card kept, a penalty taken, an UNO declared, the forced moves after them and the
-refreshed legal mask.  Everything else (a round's end, a challenge, a catch, a reshuffle, a colour
+common moves of one game (row 0 of a batch-1 ``State``) with item reads and writes instead: a play
+(stacked or passing a Skip on too), a draw, a drawn card kept, a penalty taken, a Skip accepted, an UNO
+declared, the forced moves after them and the refreshed legal mask.  Everything else (a round's end, a challenge, a catch, a reshuffle, a colour
 choice, a blocked or stopped round) goes to the batched ``Engine`` on the same state, so the rules
 have one source for every rare event.
 
 Both write the same state: ``tests/test_scalar.py`` plays random games of every supported
 configuration side by side with ``Engine.step`` and compares every field after every step.  The
-stepper takes one-sided decks without jump-ins, stacking, Skip deflections, Seven-O, Swap or
-Skip Everyone cards and out-of-turn catches (``standard_en`` and ``standard_ru`` and their options);
-``supported`` says whether a configuration qualifies.
+stepper takes one-sided decks without Skip Everyone cards or out-of-turn catches (``standard_en``,
+``standard_ru``, ``house_cn``, ``solo_bga`` and their options); ``unsupported`` names what keeps a
+configuration off it (UNO Flip does).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .actions import ACCEPT, CHALLENGE, DRAW, KEEP, PLAY, UNO
+from .actions import ACCEPT, CHALLENGE, DRAW, KEEP, PASS, PLAY, UNO
 from .cards import NUM_COLOR_STATES, REVERSE, SKIP
 from .rules import _FX_FLIP, _FX_ROTATE, _FX_SKIP_EVERYONE, _FX_TARGETED, Engine
-from .state import DRAWN, OVER, PENDING, TURN, State
+from .state import CHOOSE, DEFLECT, DRAWN, JUMP, OVER, PENDING, TURN, State
 
 _ROW = np.zeros(1, np.intp)  # the batch-1 row index the batched engine is given
-_UNSUPPORTED_FX = _FX_SKIP_EVERYONE | _FX_TARGETED | _FX_ROTATE | _FX_FLIP
+_UNSUPPORTED_FX = _FX_SKIP_EVERYONE | _FX_FLIP
 
 
 def unsupported(engine: Engine) -> list[str]:
@@ -36,11 +36,7 @@ def unsupported(engine: Engine) -> list[str]:
     if engine.two_sided:
         why.append("a two-sided deck")
     if np.bitwise_or.reduce(engine.F_FX) & _UNSUPPORTED_FX:
-        why.append("cards with Swap, Skip Everyone, Flip or Seven-O effects")
-    if c.jump_in:
-        why.append("jump_in")
-    if c.stacking != "none" or c.stack_skip:
-        why.append("stacking")
+        why.append("Skip Everyone or Flip cards")
     if c.uno_catch_out_of_turn:
         why.append("uno_catch_out_of_turn")
     return why
@@ -64,6 +60,14 @@ class ScalarStepper:
         self.automatic = e.enforce == "automatic"
         self.reverse_skips = e.P == 2 and c.two_player_reverse == "skip"
         self.penalty_skips = c.draw_penalty_skips_turn
+        self.stack_skip = c.stack_skip
+        self.stacking = c.stacking != "none"
+        self.jump_in, self.jump_in_self = c.jump_in, c.jump_in_self
+        self.call_after_exchange = c.uno_call_after_exchange
+        self.targeted = e.F_TARGETED.tolist()
+        self.rotates = e.F_ROTATE.tolist()
+        self.target = e.A_TARGET.tolist()
+        self.rotation = {d: (np.arange(e.P) - d) % e.P for d in (-1, 1)}  # seat p takes the hand of p - d
         # Python copies of the tables read per move
         self.kind = e.A_KIND.tolist()
         self.face = e.A_FACE.tolist()
@@ -84,9 +88,16 @@ class ScalarStepper:
         for a in e.PLAY_IDS.tolist():
             plays[e.A_FACE[a]].append(a)
         self.plays = [np.asarray(p, np.intp) for p in plays]
-        self.nplays = [len(p) for p in plays]
+        # a targeted card (Swap, a Seven-O 7) has one action per seat; a seat never targets itself
+        self.nplays = [len(p) - bool(e.F_TARGETED[k]) for k, p in enumerate(plays)]
+        self.self_target = [{e.A_TARGET[a]: a for a in p} if e.F_TARGETED[k] else None
+                            for k, p in enumerate(plays)]
         # PLAYBITS rows as Python ints (all words of a row in one number)
-        self.playable = [sum(int(w) << (64 * i) for i, w in enumerate(row)) for row in e.PLAYBITS]
+        as_int = lambda words: sum(int(w) << (64 * i) for i, w in enumerate(words))  # noqa: E731
+        self.playable = [as_int(row) for row in e.PLAYBITS]
+        self.stackable = [as_int(row) for row in e.STACKBITS]  # per top face: kinds that stack on it
+        self.skips = as_int(e.SKIPBITS[0])
+        self.identical = [as_int(row) for row in e.IDENTBITS]  # per top face: kinds a seat may jump in with
         self.K_PTS = e.K_PTS[0]
         self.A = e.A
 
@@ -150,12 +161,12 @@ class ScalarStepper:
         k = self.kind[a]
         phase = st.phase.item(0)
         actor = st.actor.item(0)
-        if k == UNO:
+        if k == UNO or k == KEEP:
             return True
-        if k == KEEP:
-            return True
+        if k == PASS:
+            return phase == DEFLECT or phase == JUMP
         if k == PLAY:
-            return (phase == TURN or phase == DRAWN) and st.hand_n.item(0, actor) > 1 \
+            return phase != OVER and st.hand_n.item(0, actor) > 1 \
                 and not self.unsupported_face[self.face[a]] \
                 and not (self.automatic and self._others_vulnerable(st, actor))
         if k == DRAW:
@@ -190,6 +201,11 @@ class ScalarStepper:
         elif k == KEEP:
             st.drawn[0] = -1
             self._goto(st, (actor + st.direction.item(0)) % self.P, TURN)
+        elif k == PASS:
+            if st.phase.item(0) == JUMP:
+                self._pass_offer(st, actor)
+            else:  # the Skip stands: the victim loses its turn (E33)
+                self._goto(st, (actor + st.direction.item(0)) % self.P, TURN)
         else:  # UNO
             st.declared[0] = True
         if not self.keeps_declared[a]:
@@ -224,20 +240,81 @@ class ScalarStepper:
         st.origin[0] = actor
         st.drew_on[0, actor] = -1
         st.color[0] = self.new_color[a]
-        self._close_windows(st, actor, discard=True)
+        # E27: an out-of-turn jump-in is a discard but not the next player beginning a turn
+        if st.phase.item(0) != JUMP or self.e.window_discard_only:
+            self._close_windows(st, actor, discard=True)
         d = st.direction.item(0)
         nseat, nphase = (actor + d) % P, TURN
         if sym == REVERSE:
             st.direction[0] = -d
             nseat = actor if self.reverse_skips else (actor - d) % P
         elif sym == SKIP:
-            nseat = (actor + 2 * d) % P
+            victim, nseat = nseat, (actor + 2 * d) % P
+            if self.stack_skip and self._held(st, victim) & self.skips:  # it may pass the Skip on (E33)
+                nseat, nphase = victim, DEFLECT
         if self.is_draw[face]:
             st.pending[0] += self.draws[face]
             nphase = PENDING
+        if self.targeted[face]:
+            self._exchange(st, actor, self.target[a])
+        elif self.rotates[face]:
+            self._rotate(st, actor, d)
         self._goto(st, nseat, nphase)
-        if self.enforce != "off" and hn == 2 and not st.declared.item(0):  # RULES.md 1.5, E16
+        # RULES.md 1.5, E16: checked after the whole effect (an exchange may have brought one card)
+        if self.enforce != "off" and hn == 2 and st.hand_n.item(0, actor) == 1 and not st.declared.item(0):
             st.vulnerable[0, actor] = True
+        self._offer_jump_in(st)
+
+    def _exchange(self, st: State, a: int, b: int) -> None:
+        """``Engine._exchange``: seats ``a`` and ``b`` swap hands (Swap; a 7 under Seven-O)."""
+        for arr in (st.hands, st.hand_n, st.held, st.drew_on):
+            row = arr[0]
+            row[[a, b]] = row[[b, a]]
+        st.vulnerable[0, a] = False
+        st.vulnerable[0, b] = self.call_after_exchange and st.hand_n.item(0, b) == 1
+
+    def _rotate(self, st: State, actor: int, d: int) -> None:
+        """``Engine._rotate``: every hand passes one seat on in direction ``d`` (Swap-in-turn; a 0)."""
+        src = self.rotation[d]
+        for arr in (st.hands, st.hand_n, st.held, st.drew_on):
+            arr[0] = arr[0][src]
+        v = st.vulnerable[0]
+        if self.call_after_exchange:
+            v[:] = st.hand_n[0] == 1
+            v[actor] = False
+        else:
+            v[:] = False
+
+    def _pass_offer(self, st: State, seat: int) -> None:
+        """``Engine._pass`` of a jump-in offer: the next seat in the offer's order is asked, or after
+        the last one the seat to move resumes."""
+        rank = st.offer_rank[0].tolist()
+        cur = rank[seat]
+        later = [r if r > cur else 127 for r in rank]
+        best = min(later)
+        if best < 127:
+            st.actor[0] = later.index(best)
+            st.phase[0] = JUMP
+        else:
+            st.actor[0] = st.turn.item(0)
+            st.phase[0] = st.resume.item(0)
+            st.offer_rank[0] = 127
+
+    def _offer_jump_in(self, st: State) -> None:
+        """``Engine._offer_jump_in`` after a new top card; the engine opens the offer when a seat holds
+        the identical card (rare), so the scalar path only looks for one."""
+        if not self.jump_in:
+            return
+        phase = st.phase.item(0)
+        if not (phase == TURN or phase == DEFLECT
+                or (self.stacking and phase == PENDING and not st.challengeable.item(0))):
+            return
+        ident = self.identical[st.discard.item(0, st.disc_n.item(0) - 1)]
+        nxt, origin = st.actor.item(0), st.origin.item(0)
+        for p in range(self.P):
+            if p != nxt and (p != origin or self.jump_in_self) and self._held(st, p) & ident:
+                self.e._offer_jump_in(st, _ROW, exclude_origin=True)
+                return
 
     def _draw(self, st: State, actor: int) -> None:
         """``Engine._draw_action`` in turn, with a card left to draw."""
@@ -265,13 +342,15 @@ class ScalarStepper:
         st.guilty[0] = False
         self._close_windows(st, victim, discard=False)
         self._goto(st, (victim + st.direction.item(0)) % self.P if self.penalty_skips else victim, TURN)
+        if not self.stacking:  # RULES.md 1.7: the victim drew at once; now the card is open to jump-ins
+            self._offer_jump_in(st)
 
     # ------------------------------------------------------------------ legality
     def _refresh(self, st: State) -> None:
-        """``Engine.refresh`` of row 0 (the batched one where the seat is not in turn, drawn or
-        pending, or under the hard restriction)."""
+        """``Engine.refresh`` of row 0 (the batched one for a colour choice or under the hard
+        restriction)."""
         phase = st.phase.item(0)
-        if self.e.hard or not (phase == TURN or phase == DRAWN or phase == PENDING):
+        if self.e.hard or phase == OVER or phase == CHOOSE:
             self.e.refresh(st, _ROW)
             return
         actor = st.actor.item(0)
@@ -279,8 +358,15 @@ class ScalarStepper:
             bits = self._matching(st) & self._held(st, actor)
         elif phase == DRAWN:
             bits = self.bit[st.drawn.item(0)]
-        else:  # no stacking: nothing to play on a penalty
+        elif phase == PENDING:  # stacking (RULES.md 1.7), never on a going-out draw card (E10)
             bits = 0
+            if not st.pending_color.item(0) and st.hand_n.item(0, st.origin.item(0)) > 0:
+                top = st.discard.item(0, st.disc_n.item(0) - 1)
+                bits = self.stackable[top] & self._held(st, actor)
+        elif phase == DEFLECT:  # pass the Skip on with a Skip
+            bits = self.skips & self._held(st, actor)
+        else:  # JUMP: jump in with the identical card (only jump-in offers reach the scalar path)
+            bits = self.identical[st.discard.item(0, st.disc_n.item(0) - 1)] & self._held(st, actor)
         m = np.zeros(self.A, bool)
         n = 0
         b = bits
@@ -289,6 +375,8 @@ class ScalarStepper:
             k = low.bit_length() - 1
             m[self.plays[k]] = True
             n += self.nplays[k]
+            if self.self_target[k] is not None:
+                m[self.self_target[k][actor]] = False
             b ^= low
         ids = self.id
         if phase == TURN:
@@ -298,6 +386,9 @@ class ScalarStepper:
         elif phase == DRAWN:
             m[ids[KEEP]] = self.keep_ok
             n += self.keep_ok
+        elif phase == DEFLECT or phase == JUMP:
+            m[ids[PASS]] = True
+            n += 1
         elif st.challengeable.item(0):
             m[ids[CHALLENGE]] = m[ids[ACCEPT]] = True
             n += 2
