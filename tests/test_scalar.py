@@ -1,7 +1,7 @@
 """The scalar fast path of one game (``uno_env.core.scalar``) plays exactly as ``Engine.step``.
 
-The AEC environment steps its game with ``ScalarStepper`` where the rules allow it, so these tests
-play random games of every supported configuration twice, once through each, and compare every
+The AEC environment steps its game with ``ScalarStepper``, so these tests play random games of every
+preset and of many option sets twice, once through each, and compare every
 field of the state, the action log and the round's end after every step.  The random policy plays a
 legal card four times in five and otherwise takes any legal action, so rounds end and challenges,
 catches, UNO calls, kept cards, penalties, blocked and stopped rounds all occur: the rare moves the
@@ -15,7 +15,7 @@ import pytest
 
 from uno_env import VecGame
 from uno_env.core.actions import PLAY
-from uno_env.core.scalar import ScalarStepper, unsupported
+from uno_env.core.scalar import ScalarStepper
 from uno_env.core.state import OVER
 
 OPTION_SETS = [
@@ -44,6 +44,8 @@ OPTION_SETS = [
     {"seven_o": True, "uno_call_after_exchange": True, "uno_enforcement": "automatic"},
     {"jump_in": True, "jump_in_wilds": True, "challenge": False},
     {"jump_in": True, "jump_in_priority": "random", "jump_in_self": True, "stacking": "same_type"},
+    {"uno_catch_out_of_turn": True, "two_player_reverse": "skip"},
+    {"uno_catch_out_of_turn": True, "jump_in": True},
 ]
 
 
@@ -76,7 +78,7 @@ def play_both(rules, players, seed, steps, **options):
     return rounds, len(handed_over) / len(scalar.engine.log)
 
 
-@pytest.mark.parametrize("rules", ["standard_en", "standard_ru", "house_cn", "solo_bga"])
+@pytest.mark.parametrize("rules", ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"])
 @pytest.mark.parametrize("players", [2, 3, 4, 7])
 def test_the_scalar_path_plays_every_move_as_the_batched_engine_does(rules, players):
     rounds, handed_over = play_both(rules, players, seed=players, steps=600)
@@ -90,13 +92,20 @@ def test_the_scalar_path_follows_every_supported_option(options):
         play_both("standard_en", players, seed=players, steps=250, **options)
 
 
-def test_the_scalar_path_names_what_keeps_a_configuration_off_it():
-    for rules in ("standard_en", "standard_ru", "house_cn", "solo_bga"):
-        assert unsupported(VecGame(rules, 2).engine) == []
-    assert unsupported(VecGame("flip_jp", 2).engine) == ["a two-sided deck", "Skip Everyone or Flip cards"]
-    assert unsupported(VecGame("standard_en", 2, uno_catch_out_of_turn=True).engine) == ["uno_catch_out_of_turn"]
-    with pytest.raises(ValueError, match="does not play a two-sided deck"):
-        ScalarStepper(VecGame("flip_jp", 2).engine)
+FLIP_OPTION_SETS = [
+    {},
+    {"flip_discard_mode": "flip_in_place", "flip_as_last_card": "flip_before_scoring"},
+    {"flip_revealed_wild": "flipper", "flip_first_card": "apply", "flip_back_faces_visible": False},
+    {"flip_pairing": "random_bijection", "flip_pairing_seed": 3, "wdc_cap": 4},
+    {"jump_in": True, "stacking": "same_type", "stack_skip": True},
+    {"challenge": False, "uno_enforcement": "automatic"},  # the hard no_playable restriction
+]
+
+
+@pytest.mark.parametrize("options", FLIP_OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_the_scalar_path_follows_the_uno_flip_options(options):
+    for players in (2, 4):
+        play_both("flip_jp", players, seed=players, steps=250, **options)
 
 
 @pytest.mark.parametrize("rules", ["standard_en", "house_cn", "solo_bga", "flip_jp"])

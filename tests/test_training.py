@@ -285,6 +285,33 @@ def test_search_probe_deals_again_only_the_cards_the_searching_seat_has_not_seen
     assert not worlds.guilty.all()
 
 
+def test_search_probe_keeps_true_what_its_information_setting_names():
+    from training.search_probe import Searcher
+    from uno_env.core.invariants import violations
+
+    game = VecGame("standard_en", 3, batch_size=64, seed=3)
+    game.step(np.asarray(game.legal_mask().argmax(1)))
+    st = game.state
+    me = st.actor.astype(np.intp)
+    searcher = Searcher(game, 4, 1.5, np.random.default_rng(0))
+    pile = lambda s: np.stack([np.bincount(s.draw[i, :s.draw_n[i]], minlength=game.engine.K)  # noqa: E731
+                               for i in range(64)])
+    known_hands = st.take(np.arange(64))  # --information hands: only the draw pile is shuffled again
+    searcher.sample_worlds(known_hands, me, hands=False, pile=True)
+    assert violations(game.engine, known_hands) == []
+    assert (known_hands.hands == st.hands).all() and (pile(known_hands) == pile(st)).all()
+    assert (known_hands.draw != st.draw).any(1).mean() > 0.9
+    known_pile = st.take(np.arange(64))  # --information pile: only the other hands are dealt again
+    searcher.sample_worlds(known_pile, me, hands=True, pile=False)
+    assert violations(game.engine, known_pile) == []
+    assert (known_pile.draw == st.draw).all() and (known_pile.hand_n == st.hand_n).all()
+    assert (known_pile.hands[np.arange(64), me] == st.hands[np.arange(64), me]).all()
+    assert (known_pile.hands.sum(1) == st.hands.sum(1)).all()  # the same cards among the hands
+    assert (known_pile.hands != st.hands).any((1, 2)).mean() > 0.9
+    with pytest.raises(ValueError, match="information='all' is not allowed"):
+        Searcher(game, 4, 1.5, np.random.default_rng(0), information="all")
+
+
 def test_search_probe_reports_a_win_rate_with_its_interval(capsys):
     from training import search_probe
 

@@ -11,11 +11,10 @@ Rewards               per round: +1 winner, -1 the others (``episode="round"``);
                       ``episode="game"``; a void blocked round gives 0
 ====================  =============================================================================
 
-The game is one row of the batched core's state.  Where the rules allow (one-sided decks without
-jump-ins, stacking or Swap-like cards: ``standard_en``, ``standard_ru`` and their options) a step goes
-through ``core.scalar.ScalarStepper`` and the observation through ``Observer.observe_one``, which play and
-encode the same games with item reads instead of array operations (about four times faster for one
-game; ``tests/test_scalar.py``); every other configuration uses the batched engine directly.
+The game is one row of the batched core's state.  A step goes through ``core.scalar.ScalarStepper`` and
+an observation through ``Observer.observe_one``, which play and encode exactly what the batched engine
+and observer do (``tests/test_scalar.py``) with item reads instead of array operations: for one game
+that is several times faster.
 
 ``agent_selection`` is the seat asked, which is not always the seat whose turn it is: out-of-turn
 decisions (a jump-in, a Skip deflection, a challenge, a colour choice) are asked of the seat
@@ -63,7 +62,7 @@ from pettingzoo.utils import wrappers
 from .core.game import VecGame
 from .core.notation import PositionError
 from .core.rules import IllegalActionError
-from .core.scalar import ScalarStepper, unsupported
+from .core.scalar import ScalarStepper
 from .core.state import OVER
 from .render import render_table
 
@@ -92,8 +91,7 @@ class raw_env(AECEnv):
                              f"{', '.join(ILLEGAL_POLICIES)}")
         self.game = VecGame(rules, num_players, batch_size=1, seed=0, autoreset=False, **options)
         self.game.engine.log = []
-        # one game: the scalar fast path where the rules allow it (the same games, tests/test_scalar.py)
-        self._scalar = None if unsupported(self.game.engine) else ScalarStepper(self.game.engine)
+        self._scalar = ScalarStepper(self.game.engine)  # one game: the same moves by item reads (core.scalar)
         self.render_mode, self.episode, self.illegal_action = render_mode, episode, illegal_action
         self.rules = self.game.rules
         P, A = self.game.num_players, self.game.num_actions
@@ -194,15 +192,10 @@ class raw_env(AECEnv):
             if self._illegal(agent, a):
                 return
         else:
-            if self._scalar is not None:
-                ended = self._scalar.step(st, a)
-                out = self.game.engine.result(st, np.zeros(1, bool)) if ended else None
-            else:
-                out = self.game.step(np.array([a]))
-                ended = out.round_over[0]
+            ended = self._scalar.step(st, a)
             self._absorb_log()
             if ended:
-                self._end_round(out)
+                self._end_round(self.game.engine.result(st, np.zeros(1, bool)))
             else:
                 self.agent_selection = self._agent(int(st.actor[0]))
         self._accumulate_rewards()

@@ -142,15 +142,19 @@ class Observer:
 
     def observe_one(self, st: State, seat: int) -> np.ndarray:
         """``observe(st, [0], [seat])[0]`` for a state of one game, by item reads: the same vector at a
-        fraction of the cost of ``observe``'s array operations on one row (the AEC env's fast path;
-        UNO Flip takes ``observe``).  ``tests/test_observation.py`` checks that the two agree."""
-        if self.e.two_sided:
-            return self.observe(st, np.zeros(1, np.intp), np.array([seat]))[0]
-        P, S = self.e.P, self.starts
+        fraction of the cost of ``observe``'s array operations on one row (the AEC env's fast path).
+        ``tests/test_scalar.py`` checks that the two agree."""
+        e, P, S = self.e, self.e.P, self.starts
+        side = st.side.item(0)
+        if e.two_sided:  # copies per kind -> copies per face of a side: a (K, F) product
+            faces, face_of = (lambda counts, s: counts.astype(np.float32) @ self.kind_to_face[s]), e.KF[side]
+        else:  # one side: faces are kinds
+            faces, face_of = (lambda counts, s: counts), None
         o = np.zeros(self.size, np.float32)
         o[S["seat"] + seat] = 1
-        o[S["hand"]:S["hand"] + self.e.F] = st.hands[0, seat]  # one side: faces are kinds
-        o[S["top"] + st.discard.item(0, st.disc_n.item(0) - 1)] = 1
+        o[S["hand"]:S["hand"] + e.F] = faces(st.hands[0, seat], side)
+        top = st.discard.item(0, st.disc_n.item(0) - 1)
+        o[S["top"] + (top if face_of is None else face_of[top])] = 1
         o[S["color"] + st.color.item(0)] = 1
         o[S["direction"]] = st.direction.item(0)
         phase, actor = st.phase.item(0), st.actor.item(0)
@@ -164,7 +168,8 @@ class Observer:
         o[S["prev_color"] + st.prev_color.item(0)] = 1
         mine = actor == seat
         if phase == DRAWN and mine:
-            o[S["drawn"] + st.drawn.item(0)] = 1
+            drawn = st.drawn.item(0)
+            o[S["drawn"] + (drawn if face_of is None else face_of[drawn])] = 1
         o[S["declared"]] = st.declared.item(0) and mine
 
         def rel(a: np.ndarray) -> list:  # a seat-indexed row, from the observer's seat on
@@ -176,9 +181,17 @@ class Observer:
         for p, c in enumerate(rel(st.drew_on)):
             if c >= 0:
                 o[S["drew_on"] + p * NUM_COLOR_STATES + c] = 1
-        o[S["discard"]:S["discard"] + self.e.F] = st.pile_counts[0]
-        o[S["draw_pile"]] = st.draw_n.item(0) / self.e.N
+        o[S["discard"]:S["discard"] + e.F] = faces(st.pile_counts[0], side)
+        dn = st.draw_n.item(0)
+        o[S["draw_pile"]] = dn / e.N
         o[S["scores"]:S["scores"] + P] = [x / self.score_scale for x in rel(st.scores)]
+        if e.two_sided:
+            o[S["side"]] = side
+        if self.backs:  # the other side of the opponents' cards and of the draw pile's top card
+            others = st.hands[0][[(seat + i) % P for i in range(1, P)]]
+            o[S["opponent_backs"]:S["opponent_backs"] + (P - 1) * e.F] = faces(others, 1 - side).ravel()
+            if dn:
+                o[S["draw_top_back"] + e.KF[1 - side, st.draw.item(0, dn - 1)]] = 1
         return o
 
     def observe(self, st: State, R: np.ndarray, seats: np.ndarray) -> np.ndarray:

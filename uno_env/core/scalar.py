@@ -4,16 +4,15 @@
 a fixed cost of about a microsecond, and a step makes a hundred of them.  An environment that plays one
 game at a time (PettingZoo's AEC loop) pays all of that per decision.  ``ScalarStepper`` plays the
 common moves of one game (row 0 of a batch-1 ``State``) with item reads and writes instead: a play
-(stacked or passing a Skip on too), a draw, a drawn card kept, a penalty taken, a Skip accepted, an UNO
-declared, the forced moves after them and the refreshed legal mask.  Everything else (a round's end, a challenge, a catch, a reshuffle, a colour
-choice, a blocked or stopped round) goes to the batched ``Engine`` on the same state, so the rules
-have one source for every rare event.
+that is not the seat's last (stacked, passing a Skip on, jumping in, swapping, flipping), a draw, a
+drawn card kept, a penalty taken or accepted, a Skip or an offer passed, an UNO declared, the forced
+moves after them and the refreshed legal mask.  The rare events (a round's end, a challenge, a
+catch, a reshuffle, a colour choice, a Wild Draw Colour's draw, a blocked or stopped round, UNO
+penalties drawn automatically, an ambiguous UNO Flip card) go to the batched ``Engine`` on the same
+state, so they keep one source.
 
-Both write the same state: ``tests/test_scalar.py`` plays random games of every supported
-configuration side by side with ``Engine.step`` and compares every field after every step.  The
-stepper takes one-sided decks without Skip Everyone cards or out-of-turn catches (``standard_en``,
-``standard_ru``, ``house_cn``, ``solo_bga`` and their options); ``unsupported`` names what keeps a
-configuration off it (UNO Flip does).
+Both write the same state, for every preset and option: ``tests/test_scalar.py`` plays random games
+side by side with ``Engine.step`` and compares every field after every step.
 """
 
 from __future__ import annotations
@@ -21,90 +20,73 @@ from __future__ import annotations
 import numpy as np
 
 from .actions import ACCEPT, CHALLENGE, DRAW, KEEP, PASS, PLAY, UNO
-from .cards import NUM_COLOR_STATES, REVERSE, SKIP
-from .rules import _FX_FLIP, _FX_ROTATE, _FX_SKIP_EVERYONE, _FX_TARGETED, Engine
+from .cards import FLIP, NO_COLOR, NUM_COLOR_STATES, REVERSE, SKIP, SKIP_EVERYONE, WILD_DRAW_COLOR
+from .rules import Engine
 from .state import CHOOSE, DEFLECT, DRAWN, JUMP, OVER, PENDING, TURN, State
 
 _ROW = np.zeros(1, np.intp)  # the batch-1 row index the batched engine is given
-_UNSUPPORTED_FX = _FX_SKIP_EVERYONE | _FX_FLIP
 
 
-def unsupported(engine: Engine) -> list[str]:
-    """What keeps ``engine``'s configuration off the scalar path (empty: it is supported)."""
-    c = engine.config
-    why = []
-    if engine.two_sided:
-        why.append("a two-sided deck")
-    if np.bitwise_or.reduce(engine.F_FX) & _UNSUPPORTED_FX:
-        why.append("Skip Everyone or Flip cards")
-    if c.uno_catch_out_of_turn:
-        why.append("uno_catch_out_of_turn")
-    return why
+def _as_int(words) -> int:
+    """A row of uint64 bitmask words as one Python int (bit k of word k // 64 is bit k)."""
+    return sum(int(w) << (64 * i) for i, w in enumerate(words))
 
 
 class ScalarStepper:
-    """The scalar fast path for one configuration (see the module docstring)."""
+    """The scalar fast path of ``engine``'s configuration (see the module docstring)."""
 
     def __init__(self, engine: Engine):
-        why = unsupported(engine)
-        if why:
-            raise ValueError(f"the scalar path does not play {', '.join(why)}; use Engine.step")
         e = self.e = engine
         c = e.config
-        self.P, self.N, self.W = e.P, e.N, e.W
+        self.P, self.W, self.A = e.P, e.W, e.A
+        # the options read per move
         self.max_turns = c.max_turns_per_round
         self.voluntary = c.voluntary_draw
         self.keep_ok = c.drawn_card_play != "forced"
         self.drawn_never = c.drawn_card_play == "never"
         self.enforce = e.enforce
         self.automatic = e.enforce == "automatic"
+        self.catch_out_of_turn = c.uno_catch_out_of_turn
         self.reverse_skips = e.P == 2 and c.two_player_reverse == "skip"
         self.penalty_skips = c.draw_penalty_skips_turn
         self.stack_skip = c.stack_skip
         self.stacking = c.stacking != "none"
         self.jump_in, self.jump_in_self = c.jump_in, c.jump_in_self
         self.call_after_exchange = c.uno_call_after_exchange
-        self.targeted = e.F_TARGETED.tolist()
-        self.rotates = e.F_ROTATE.tolist()
-        self.target = e.A_TARGET.tolist()
-        self.rotation = {d: (np.arange(e.P) - d) % e.P for d in (-1, 1)}  # seat p takes the hand of p - d
-        # Python copies of the tables read per move
-        self.kind = e.A_KIND.tolist()
-        self.face = e.A_FACE.tolist()
-        self.new_color = e.A_NEW_COLOR.tolist()
-        self.counted = e.A_COUNTED.tolist()
+        self.invert_pile = c.flip_discard_mode == "invert_pile"
+        self.flipper_chooses = c.flip_revealed_wild == "flipper"
+        # the tables, as Python lists: per action, per face, per side and kind
+        self.kind, self.face, self.target = e.A_KIND.tolist(), e.A_FACE.tolist(), e.A_TARGET.tolist()
+        self.new_color, self.counted = e.A_NEW_COLOR.tolist(), e.A_COUNTED.tolist()
         self.keeps_declared = e.A_KEEPS_DECLARED.tolist()
-        self.sym = e.F_SYM.tolist()
-        self.draws = e.F_DRAW.tolist()
-        self.is_draw = e.F_IS_DRAW.tolist()
-        self.restricted = e.F_RESTR.tolist()
-        self.unsupported_face = ((e.F_FX & _UNSUPPORTED_FX) != 0).tolist()
-        self.id = dict(e.ID)
-        self.catch_ids = e.CATCH_IDS
-        # per kind: its bit and the play actions showing it (a wild has one per colour)
-        K = e.K
-        self.bit = [1 << k for k in range(K)]
-        plays = [[] for _ in range(K)]
+        self.sym, self.wild, self.color = e.F_SYM.tolist(), e.F_WILD.tolist(), e.F_COLOR.tolist()
+        self.draws, self.is_draw, self.restricted = e.F_DRAW.tolist(), e.F_IS_DRAW.tolist(), e.F_RESTR.tolist()
+        self.targeted, self.rotates = e.F_TARGETED.tolist(), e.F_ROTATE.tolist()
+        self.two_sided = e.two_sided
+        self.kind_face = e.KF.tolist()  # [side][kind]: the face it shows
+        self.k_restricted = e.K_RESTR.tolist()  # [side][kind]
+        self.face_kinds = [[k for k in row if k < e.K] for row in e.FACE_KINDS.tolist()] if e.two_sided else None
+        self.rotation = {d: (np.arange(e.P) - d) % e.P for d in (-1, 1)}  # seat p takes the hand of p - d
+        self.id, self.catch_ids = dict(e.ID), e.CATCH_IDS
+        self.bit = [1 << k for k in range(e.K)]
+        plays = [[] for _ in range(e.F)]  # per face: the play actions showing it (a wild: one per colour)
         for a in e.PLAY_IDS.tolist():
             plays[e.A_FACE[a]].append(a)
         self.plays = [np.asarray(p, np.intp) for p in plays]
         # a targeted card (Swap, a Seven-O 7) has one action per seat; a seat never targets itself
-        self.nplays = [len(p) - bool(e.F_TARGETED[k]) for k, p in enumerate(plays)]
-        self.self_target = [{e.A_TARGET[a]: a for a in p} if e.F_TARGETED[k] else None
-                            for k, p in enumerate(plays)]
-        # PLAYBITS rows as Python ints (all words of a row in one number)
-        as_int = lambda words: sum(int(w) << (64 * i) for i, w in enumerate(words))  # noqa: E731
-        self.playable = [as_int(row) for row in e.PLAYBITS]
-        self.stackable = [as_int(row) for row in e.STACKBITS]  # per top face: kinds that stack on it
-        self.skips = as_int(e.SKIPBITS[0])
-        self.identical = [as_int(row) for row in e.IDENTBITS]  # per top face: kinds a seat may jump in with
-        self.K_PTS = e.K_PTS[0]
-        self.A = e.A
+        self.nplays = [len(p) - bool(e.F_TARGETED[f]) for f, p in enumerate(plays)]
+        self.self_target = [{e.A_TARGET[a]: a for a in p} if e.F_TARGETED[f] else None
+                            for f, p in enumerate(plays)]
+        # the engine's bitmask tables as Python ints, per top face (and colour) or per side
+        self.playable = [_as_int(row) for row in e.PLAYBITS]
+        self.stackable = [_as_int(row) for row in e.STACKBITS]
+        self.skips = [_as_int(row) for row in e.SKIPBITS]
+        self.identical = [_as_int(row) for row in e.IDENTBITS]
 
     # ------------------------------------------------------------------ helpers
     def _held(self, st: State, seat: int) -> int:
         words = st.held[0, seat]
-        return int(words[0]) if self.W == 1 else sum(int(w) << (64 * i) for i, w in enumerate(words))
+        return int(words[0]) if self.W == 1 else _as_int(words)
 
     def _set_held(self, st: State, seat: int, bits: int) -> None:
         if self.W == 1:
@@ -112,13 +94,27 @@ class ScalarStepper:
         else:
             st.held[0, seat] = [(bits >> (64 * i)) & 0xFFFFFFFFFFFFFFFF for i in range(self.W)]
 
+    def _top_face(self, st: State) -> int:
+        top = st.discard.item(0, st.disc_n.item(0) - 1)
+        return self.kind_face[st.side.item(0)][top] if self.two_sided else top
+
     def _matching(self, st: State) -> int:
         """Kinds that match the top card under the active colour (``Engine._matching``), as bits."""
-        top = st.discard.item(0, st.disc_n.item(0) - 1)
-        return self.playable[(top * NUM_COLOR_STATES + st.color.item(0)) * 2 + int(st.first_play.item(0))]
+        idx = (self._top_face(st) * NUM_COLOR_STATES + st.color.item(0)) * 2 + int(st.first_play.item(0))
+        return self.playable[idx]
 
     def _guilty(self, st: State, seat: int) -> bool:
-        return bool(self.e._guilt(st, _ROW, np.array([seat]), _ROW)[0])
+        return bool(self.e._guilt(st, _ROW, np.array([seat]), st.side.astype(np.intp))[0])
+
+    def _pick_kind(self, st: State, actor: int, face: int) -> int:
+        """``Engine._pick_kind``: the card that plays ``face`` (UNO Flip: one of the kinds showing it)."""
+        if not self.two_sided:
+            return face
+        hand = st.hands[0, actor]
+        held = [k for k in self.face_kinds[face] if hand[k] > 0]
+        if len(held) > 1:  # a random one of the copies held: the engine draws from the game's stream
+            return int(self.e._pick_kind(st, _ROW, np.array([actor]), np.array([face]))[0])
+        return st.drawn.item(0) if st.phase.item(0) == DRAWN else held[0]
 
     def _goto(self, st: State, seat: int, phase: int) -> None:
         st.turn[0] = seat
@@ -167,13 +163,12 @@ class ScalarStepper:
             return phase == DEFLECT or phase == JUMP
         if k == PLAY:
             return phase != OVER and st.hand_n.item(0, actor) > 1 \
-                and not self.unsupported_face[self.face[a]] \
                 and not (self.automatic and self._others_vulnerable(st, actor))
-        if k == DRAW:
+        if k == DRAW or k == ACCEPT:
             if phase == TURN:
                 return st.draw_n.item(0) > 0 and not (
                     self.automatic and not self.e.window_discard_only and self._others_vulnerable(st, actor))
-            if phase == PENDING:
+            if phase == PENDING:  # not a Wild Draw Colour's draw-until-colour
                 return (not st.pending_color.item(0) and st.draw_n.item(0) >= st.pending.item(0)
                         and st.hand_n.item(0, st.origin.item(0)) > 0
                         and not (self.automatic and not self.e.window_discard_only
@@ -193,7 +188,7 @@ class ScalarStepper:
         k = self.kind[a]
         if k == PLAY:
             self._play(st, a, actor)
-        elif k == DRAW:
+        elif k == DRAW or k == ACCEPT:
             if st.phase.item(0) == PENDING:
                 self._take_penalty(st, actor)
             else:
@@ -214,9 +209,10 @@ class ScalarStepper:
             e._finish_blocked(st, _ROW, truncated=True)
 
     def _play(self, st: State, a: int, actor: int) -> None:
-        """``Engine._play`` of a card that is not the seat's last (Reverse, Skip and draw effects)."""
+        """``Engine._play`` of a card that is not the seat's last nor a Flip."""
         e, P = self.e, self.P
-        kind = face = self.face[a]
+        face = self.face[a]
+        kind = self._pick_kind(st, actor, face)
         sym = self.sym[face]
         if e.challenge_on:
             restr = self.restricted[face]
@@ -250,20 +246,44 @@ class ScalarStepper:
             nseat = actor if self.reverse_skips else (actor - d) % P
         elif sym == SKIP:
             victim, nseat = nseat, (actor + 2 * d) % P
-            if self.stack_skip and self._held(st, victim) & self.skips:  # it may pass the Skip on (E33)
+            if self.stack_skip and self._held(st, victim) & self.skips[st.side.item(0)]:  # E33: pass it on
                 nseat, nphase = victim, DEFLECT
+        elif sym == SKIP_EVERYONE:
+            nseat = actor
+        chooser = nseat
         if self.is_draw[face]:
             st.pending[0] += self.draws[face]
+            if sym == WILD_DRAW_COLOR:
+                st.pending_color[0] = True
             nphase = PENDING
         if self.targeted[face]:
             self._exchange(st, actor, self.target[a])
         elif self.rotates[face]:
             self._rotate(st, actor, d)
-        self._goto(st, nseat, nphase)
+        elif sym == FLIP and self._flip(st):  # a wild face revealed: its colour is declared first (E19)
+            nphase = CHOOSE
+            chooser = actor if self.flipper_chooses else nseat
+        st.turn[0] = nseat
+        st.phase[0] = nphase
+        st.actor[0] = chooser
         # RULES.md 1.5, E16: checked after the whole effect (an exchange may have brought one card)
         if self.enforce != "off" and hn == 2 and st.hand_n.item(0, actor) == 1 and not st.declared.item(0):
             st.vulnerable[0, actor] = True
+            if self.catch_out_of_turn:  # it moves again at once: the others are offered a catch first
+                e._offer_catch(st, _ROW)
         self._offer_jump_in(st)
+
+    def _flip(self, st: State) -> bool:
+        """``Engine._flip``: the game turns over; returns whether the new top card is a wild."""
+        side = 1 - st.side.item(0)
+        st.side[0] = side
+        for pile, n, turn in ((st.discard, st.disc_n.item(0), self.invert_pile), (st.draw, st.draw_n.item(0), True)):
+            if turn:  # the first n cards in reverse order
+                pile[0, :n] = pile[0, n - 1::-1] if n else pile[0, :0]
+        face = self.kind_face[side][st.discard.item(0, st.disc_n.item(0) - 1)]
+        wild = self.wild[face]
+        st.color[0] = NO_COLOR if wild else self.color[face]
+        return wild
 
     def _exchange(self, st: State, a: int, b: int) -> None:
         """``Engine._exchange``: seats ``a`` and ``b`` swap hands (Swap; a 7 under Seven-O)."""
@@ -309,7 +329,7 @@ class ScalarStepper:
         if not (phase == TURN or phase == DEFLECT
                 or (self.stacking and phase == PENDING and not st.challengeable.item(0))):
             return
-        ident = self.identical[st.discard.item(0, st.disc_n.item(0) - 1)]
+        ident = self.identical[self._top_face(st)]
         nxt, origin = st.actor.item(0), st.origin.item(0)
         for p in range(self.P):
             if p != nxt and (p != origin or self.jump_in_self) and self._held(st, p) & ident:
@@ -325,7 +345,7 @@ class ScalarStepper:
         st.passes[0] = 0
         playable = False
         if not self.drawn_never and self._matching(st) >> card & 1:
-            playable = not (self.e.hard and self.restricted[card] and self._guilty(st, actor))
+            playable = not (self.e.hard and self.k_restricted[st.side.item(0)][card] and self._guilty(st, actor))
         if playable:
             st.drawn[0] = card
             st.phase[0] = DRAWN
@@ -361,23 +381,31 @@ class ScalarStepper:
         elif phase == PENDING:  # stacking (RULES.md 1.7), never on a going-out draw card (E10)
             bits = 0
             if not st.pending_color.item(0) and st.hand_n.item(0, st.origin.item(0)) > 0:
-                top = st.discard.item(0, st.disc_n.item(0) - 1)
-                bits = self.stackable[top] & self._held(st, actor)
+                bits = self.stackable[self._top_face(st)] & self._held(st, actor)
         elif phase == DEFLECT:  # pass the Skip on with a Skip
-            bits = self.skips & self._held(st, actor)
-        else:  # JUMP: jump in with the identical card (only jump-in offers reach the scalar path)
-            bits = self.identical[st.discard.item(0, st.disc_n.item(0) - 1)] & self._held(st, actor)
+            bits = self.skips[st.side.item(0)] & self._held(st, actor)
+        elif self.jump_in:  # JUMP: jump in with the identical card
+            bits = self.identical[self._top_face(st)] & self._held(st, actor)
+        else:  # JUMP without jump-ins: only a catch offer (uno_catch_out_of_turn)
+            bits = 0
         m = np.zeros(self.A, bool)
         n = 0
         b = bits
+        faces = self.kind_face[st.side.item(0)] if self.two_sided else None
+        seen = set()  # UNO Flip: faces already counted (several kinds show one face)
         while b:
             low = b & -b
             k = low.bit_length() - 1
+            b ^= low
+            if faces is not None:
+                k = faces[k]
+                if k in seen:
+                    continue
+                seen.add(k)
             m[self.plays[k]] = True
             n += self.nplays[k]
             if self.self_target[k] is not None:
                 m[self.self_target[k][actor]] = False
-            b ^= low
         ids = self.id
         if phase == TURN:
             draw = not bits or (self.voluntary and (st.draw_n.item(0) > 0 or st.disc_n.item(0) > 1))
