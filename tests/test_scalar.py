@@ -49,6 +49,10 @@ OPTION_SETS = [
 ]
 
 
+def _name(options: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in options.items()) or "default"
+
+
 def play_both(rules, players, seed, steps, **options):
     """Play the same random game through ``Engine.step`` and ``ScalarStepper``; assert that they agree."""
     batched = VecGame(rules, players, batch_size=1, seed=seed, autoreset=False, **options)
@@ -86,7 +90,7 @@ def test_the_scalar_path_plays_every_move_as_the_batched_engine_does(rules, play
     assert handed_over < 0.1  # plays, draws, kept cards, penalties and calls are its own
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+@pytest.mark.parametrize("options", OPTION_SETS, ids=_name)
 def test_the_scalar_path_follows_every_supported_option(options):
     for players in (2, 3, 5):
         play_both("standard_en", players, seed=players, steps=250, **options)
@@ -102,7 +106,7 @@ FLIP_OPTION_SETS = [
 ]
 
 
-@pytest.mark.parametrize("options", FLIP_OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+@pytest.mark.parametrize("options", FLIP_OPTION_SETS, ids=_name)
 def test_the_scalar_path_follows_the_uno_flip_options(options):
     for players in (2, 4):
         play_both("flip_jp", players, seed=players, steps=250, **options)
