@@ -123,3 +123,26 @@ def test_observing_one_game_gives_the_batched_observation(rules):
                 got = game.observer.observe_one(game.state, seat)
                 assert got.dtype == expected.dtype and np.array_equal(got, expected)
             game.step(np.array([rng.choice(np.flatnonzero(game.state.mask[0]))]))
+
+
+@pytest.mark.parametrize("rules", ["standard_en", "flip_jp"])
+def test_a_one_game_learner_env_plays_the_same_through_the_scalar_path(rules):
+    """``LearnerGames`` with one game (under ``vector.UnoEnv``) steps through the scalar path; with the
+    stepper switched off it must give the same episodes, rewards and observations."""
+    from uno_env.learner import LearnerGames
+
+    runs = []
+    for scalar in (True, False):
+        games = LearnerGames(rules, 3, num_envs=1, opponents="heuristic", seed=5)
+        if not scalar:
+            games.scalar = None
+        rng = np.random.default_rng(0)
+        trace = [games.observe().copy()]
+        for _ in range(300):
+            out = games.step(np.array([rng.choice(np.flatnonzero(games.action_masks()[0]))]))
+            trace += [out["reward"].copy(), out["terminated"].copy(), out["final_obs"].copy(), games.observe().copy()]
+            if out["terminated"][0] or out["truncated"][0]:
+                games.restart(np.array([0]))
+        runs.append(trace)
+    assert all(np.array_equal(a, b) for a, b in zip(*runs))
+    assert sum(float(np.abs(x).sum()) for x in runs[0][1::4]) >= 3  # several rounds were played out

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .core.game import VecGame
+from .core.scalar import ScalarStepper
 from .core.state import OVER
 
 
@@ -78,6 +79,8 @@ class LearnerGames:
         self.learner = np.zeros(num_envs, np.intp)
         self.assign = np.zeros((num_envs, self.P), np.intp)  # opponent index per seat
         self.rounds_without_learner = 0
+        # one game: steps and observations by item reads (the same moves, tests/test_scalar.py)
+        self.scalar = ScalarStepper(self.game.engine) if num_envs == 1 else None
         self._start_episodes(np.arange(num_envs), new_game=False)
 
     # ------------------------------------------------------------------ opponents
@@ -137,14 +140,30 @@ class LearnerGames:
         actions = np.empty(rows.size, np.int64)
         for k in np.unique(who):
             i = np.flatnonzero(who == k)
-            obs = self.game.observer.observe(st, rows[i], seats[i])
+            obs = self._observe(rows[i], seats[i])
             actions[i] = self.opponents[k].act(obs, st.mask[rows[i]], self.rng)
-        return self.game.engine.step_rows(st, rows, actions)
+        return self._step_rows(rows, actions)
+
+    def _observe(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        if self.scalar is not None and rows.size == 1:
+            return self.game.observer.observe_one(self.game.state, int(seats[0]))[None]
+        return self.game.observer.observe(self.game.state, rows, seats)
+
+    def _step_rows(self, rows: np.ndarray, actions: np.ndarray):
+        """``Engine.step_rows``; for one game through the scalar path (validated the same way)."""
+        e, st = self.game.engine, self.game.state
+        if self.scalar is None or rows.size != 1 or actions.shape != (1,):
+            return e.step_rows(st, rows, actions)  # (which also names a wrong shape)
+        if st.phase[0] == OVER:
+            raise ValueError("game 0 is over; deal its next round before stepping it")
+        e._validate(st, rows, actions)
+        self.scalar.step(st, int(actions[0]))
+        return e.result(st, np.zeros(1, bool), rows)
 
     # ------------------------------------------------------------------ learner API
     def observe(self, rows: np.ndarray | None = None) -> np.ndarray:
         rows = np.arange(self.num_envs) if rows is None else rows
-        return self.game.observer.observe(self.game.state, rows, self.learner[rows])
+        return self._observe(rows, self.learner[rows])
 
     def action_masks(self) -> np.ndarray:
         """``(B, A) bool`` the learner's legal actions in each game."""
@@ -169,9 +188,8 @@ class LearnerGames:
         elsewhere), ``winner``, ``round_points``.  Episodes that ended are *not* restarted here; call
         ``restart(rows)`` (the adapters decide when, per their autoreset convention).
         """
-        st = self.game.state
         rows = np.arange(self.num_envs) if rows is None else np.asarray(rows, np.intp)
-        return self._play_on(rows, self.game.engine.step_rows(st, rows, np.asarray(actions, np.int64)))
+        return self._play_on(rows, self._step_rows(rows, np.asarray(actions, np.int64)))
 
     def wrong_card(self, rows: np.ndarray) -> dict[str, np.ndarray]:
         """The learner's illegal action in ``rows`` under the seeds' wrong-card rule (it draws 2 and, on
