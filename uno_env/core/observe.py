@@ -146,8 +146,8 @@ class Observer:
         ``tests/test_scalar.py`` checks that the two agree."""
         e, P, S = self.e, self.e.P, self.starts
         side = st.side.item(0)
-        if e.two_sided:  # copies per kind -> copies per face of a side: a (K, F) product
-            faces, face_of = (lambda counts, s: counts.astype(np.float32) @ self.kind_to_face[s]), e.KF[side]
+        if e.two_sided:  # copies per kind -> copies per face of a side
+            faces, face_of = (lambda counts, s: np.bincount(e.KF[s], counts, e.F)), e.KF[side]
         else:  # one side: faces are kinds
             faces, face_of = (lambda counts, s: counts), None
         o = np.zeros(self.size, np.float32)
@@ -189,7 +189,8 @@ class Observer:
             o[S["side"]] = side
         if self.backs:  # the other side of the opponents' cards and of the draw pile's top card
             others = st.hands[0][[(seat + i) % P for i in range(1, P)]]
-            o[S["opponent_backs"]:S["opponent_backs"] + (P - 1) * e.F] = faces(others, 1 - side).ravel()
+            backs = others.astype(np.float32) @ self.kind_to_face[1 - side]  # (P - 1, F)
+            o[S["opponent_backs"]:S["opponent_backs"] + (P - 1) * e.F] = backs.ravel()
             if dn:
                 o[S["draw_top_back"] + e.KF[1 - side, st.draw.item(0, dn - 1)]] = 1
         return o

@@ -85,8 +85,11 @@ class ScalarStepper:
 
     # ------------------------------------------------------------------ helpers
     def _held(self, st: State, seat: int) -> int:
-        words = st.held[0, seat]
-        return int(words[0]) if self.W == 1 else _as_int(words)
+        """The kinds ``seat`` holds, as one int (``State.held``'s words joined)."""
+        if self.W == 1:
+            return st.held.item(0, seat, 0)
+        words = st.held[0, seat].tolist()
+        return words[0] | words[1] << 64 if self.W == 2 else _as_int(words)
 
     def _set_held(self, st: State, seat: int, bits: int) -> None:
         if self.W == 1:
