@@ -308,6 +308,15 @@ def test_search_probe_keeps_true_what_its_information_setting_names():
     assert (known_pile.hands[np.arange(64), me] == st.hands[np.arange(64), me]).all()
     assert (known_pile.hands.sum(1) == st.hands.sum(1)).all()  # the same cards among the hands
     assert (known_pile.hands != st.hands).any((1, 2)).mean() > 0.9
+    voids = st.take(np.arange(64))  # --information voids: a seat that drew on red is dealt no red card
+    other = (me + 1) % 3
+    voids.drew_on[np.arange(64), other] = 0
+    searcher.sample_worlds(voids, me, voids=True)
+    assert violations(game.engine, voids) == []
+    assert (pile(voids) + voids.hands.sum(1) == pile(st) + st.hands.sum(1)).all()  # the same cards
+    red = (game.engine.K_COLOR[0] == 0) & ~game.engine.F_WILD[:game.engine.K]
+    assert (voids.hands[np.arange(64), other][:, red] == 0).all()
+    assert (voids.hands[np.arange(64), (me + 2) % 3][:, red] > 0).any()  # the other hidden seat may hold red
     with pytest.raises(ValueError, match="information='all' is not allowed"):
         Searcher(game, 4, 1.5, np.random.default_rng(0), information="all")
 

@@ -13,10 +13,18 @@ batch.  The seat keeps the heuristic's own choice unless another action wins mor
 standard errors of the paired difference (every action meets the same worlds and random streams).
 
 It answers a question about targets, as ``tune_heuristic`` does: how far a player gets against the
-heuristic bots by looking ahead with them.  The sampled deals ignore what a player could infer from the
-others' draws, so this bounds search of this kind from below; ``--perfect-information`` rolls out the
-true deal instead (it cheats: it knows every hand and the order of the pile), which shows how much of a
-round the hidden cards decide.  One-sided decks only (in UNO Flip a seat cannot see its own backs).
+heuristic bots by looking ahead with them.  ``--information`` says what the sampled deals keep true:
+
+* ``seen`` (the default): only what the seat has seen; what it could infer from the others' draws is
+  ignored, so this bounds search of this kind from below.
+* ``voids``: the same, but a seat that drew on a colour instead of playing (and has not played since) is
+  dealt no card of that colour, wilds excepted, as far as the unseen cards allow: what the bots' draws
+  reveal.  It does not cheat.
+* ``hands`` (cheating): the other hands are the true ones, only the draw pile is shuffled again; it bounds
+  what any inference of the other hands could add.  ``pile`` (cheating): the pile's true order, the
+  hands dealt again.  ``perfect`` (``--perfect-information``, cheating): the true deal.
+
+One-sided decks only (in UNO Flip a seat cannot see its own backs).
 Prints one JSON line.
 """
 
@@ -33,12 +41,20 @@ from training.evaluate import wilson
 from uno_env import VecGame
 from uno_env.core.state import OVER, State
 
+INFORMATION = ("seen", "voids", "hands", "pile", "perfect")  # what the searching seat's deals keep true
+
 
 class Searcher:
-    """Flat Monte Carlo over sampled deals, with heuristic rollouts, for the acting seat of given rows."""
+    """Flat Monte Carlo over sampled deals, with heuristic rollouts, for the acting seat of given rows.
+
+    ``information``: ``seen`` deals again every card the seat has not seen (``voids``: around the
+    colours the others drew on, see ``sample_worlds``); ``hands`` keeps the other
+    hands and shuffles the draw pile; ``pile`` keeps the pile's order and deals the other hands again;
+    ``perfect`` keeps the true deal.  All but ``seen`` cheat: they measure what the hidden cards are worth.
+    """
 
     def __init__(self, game: VecGame, worlds: int, z: float, rng: np.random.Generator,
-                 perfect_information: bool = False):
+                 information: str = "seen"):
         e = game.engine
         if e.two_sided:
             raise ValueError("the search probe samples one-sided decks only: in UNO Flip a seat cannot see "
@@ -48,42 +64,74 @@ class Searcher:
                              f"wild_draw_restriction='color_only' only, got {e.config.wild_draw_restriction!r}")
         if worlds < 2:
             raise ValueError(f"worlds={worlds} is too few; the paired test needs at least 2")
+        if information not in INFORMATION:
+            raise ValueError(f"information={information!r} is not allowed; choose one of: {', '.join(INFORMATION)}")
         self.e, self.observer = e, game.observer
         self.bot = HeuristicAgent(game)
-        self.worlds, self.z, self.rng, self.perfect = worlds, z, rng, perfect_information
+        self.worlds, self.z, self.rng, self.information = worlds, z, rng, information
         self.searched = self.overridden = 0
 
-    def sample_worlds(self, st: State, me: np.ndarray) -> None:
-        """Deal again, in place, every card that seat ``me[i]`` of world ``i`` has not seen."""
+    def sample_worlds(self, st: State, me: np.ndarray, hands: bool = True, pile: bool = True,
+                      voids: bool = False) -> None:
+        """Deal again, in place, the cards that seat ``me[i]`` of world ``i`` has not seen: the other
+        seats' hands (``hands``) and the draw pile (``pile``); what is not dealt again stays true.
+        ``voids``: a seat that drew on colour c instead of playing (and has not played since) is dealt
+        no card of colour c but wilds, as far as the unseen cards allow: a heuristic bot draws only when
+        nothing fits or to keep a lone wild, and plays a drawn card that fits (penalty cards it took
+        since are not told apart)."""
         e, rng = self.e, self.rng
         n, P, K = st.batch_size, e.P, e.K
         ar = np.arange(n)
         other = np.ones((n, P), bool)
         other[ar, me] = False
-        hand_n = st.hand_n.astype(np.int64) * other  # (n, P) sizes of the hidden hands
-        counts = (st.hands.astype(np.int64) * other[:, :, None]).sum(1)  # (n, K) unseen cards per kind
-        dn = st.draw_n.astype(np.int64)
-        pile = np.where(np.arange(e.N)[None, :] < dn[:, None], st.draw, K)  # K: past the pile's top
-        counts += np.bincount((ar[:, None] * (K + 1) + pile).ravel(), minlength=n * (K + 1)).reshape(n, K + 1)[:, :K]
+        other &= hands
+        hand_n = st.hand_n.astype(np.int64) * other  # (n, P) sizes of the hands dealt again
+        counts = (st.hands.astype(np.int64) * other[:, :, None]).sum(1)  # (n, K) cards dealt again per kind
+        dn = st.draw_n.astype(np.int64) * pile
+        cards = np.where(np.arange(e.N)[None, :] < dn[:, None], st.draw, K)  # K: past the pile's top
+        counts += np.bincount((ar[:, None] * (K + 1) + cards).ravel(), minlength=n * (K + 1)).reshape(n, K + 1)[:, :K]
         total = counts.sum(1)
         world = np.repeat(ar, total)
         kinds = np.repeat(np.tile(np.arange(K), n), counts.ravel())
         kinds = kinds[np.lexsort((rng.random(kinds.size), world))]  # shuffled within each world
-        pos = np.arange(kinds.size) - np.repeat(np.cumsum(total) - total, total)
-        ends = np.cumsum(hand_n, 1)  # seat j holds positions ends[j] - hand_n[j] .. ends[j] - 1
-        seat = (pos[:, None] >= ends[world]).sum(1)  # P: the draw pile
+        first = np.repeat(np.cumsum(total) - total, total)  # each card's world starts here
+        pos = np.arange(kinds.size) - first
+        if voids:
+            seat = self._deal_around_voids(st, world, kinds, first, hand_n, other)
+        else:
+            ends = np.cumsum(hand_n, 1)  # seat j holds positions ends[j] - hand_n[j] .. ends[j] - 1
+            seat = (pos[:, None] >= ends[world]).sum(1)  # P: the draw pile
         held = seat < P
         st.hands[other] = 0
         cell = ((world * P + seat) * K + kinds)[held]
         st.hands.reshape(-1)[:] += np.bincount(cell, minlength=st.hands.size).astype(np.int8)
-        w = world[~held]
-        st.draw[w, pos[~held] - ends[w, -1]] = kinds[~held]
+        rest = (~held).nonzero()[0]  # the draw pile, in the shuffled order
+        w = world[rest]
+        st.draw[w, np.arange(rest.size) - np.searchsorted(w, w)] = kinds[rest]
         e.resync(st, ar)
-        if e.challenge_on:  # the offender's dealt hand decides a challenge
+        if hands and e.challenge_on:  # the offender's dealt hand decides a challenge
             c = st.challengeable.nonzero()[0]
             if c.size:  # guilt as the engine judged it at the play: against the colour before it
                 st.guilty[c] = e._guilt(st, c, st.origin[c].astype(np.intp), st.side[c].astype(np.intp),
                                         color=st.prev_color[c])
+
+    def _deal_around_voids(self, st: State, world, kinds, first, hand_n, other) -> np.ndarray:
+        """The seat (P: the pile) of each unseen card: each hidden seat in turn takes its hand's size of
+        the cards left, at random, those of the colour it drew on (wilds excepted) only if it must."""
+        e, P, rng = self.e, self.e.P, self.rng
+        void = np.where(other, st.drew_on.astype(np.int64), -1)  # (n, P)
+        color, wild = e.K_COLOR[0][kinds], e.F_WILD[kinds]  # one-sided deck: faces are kinds
+        seat = np.full(kinds.size, P)
+        for j in range(P):
+            need = hand_n[world, j]
+            if not need.any():
+                continue
+            shunned = (color == void[world, j]) & ~wild
+            key = rng.random(kinds.size) + 2.0 * shunned + 4.0 * (seat < P)
+            order = np.lexsort((key, world))  # by world, then key
+            pick = order[np.arange(kinds.size) - first < need[order]]
+            seat[pick] = j
+        return seat
 
     def rollout(self, st: State, first: np.ndarray, me: np.ndarray) -> np.ndarray:
         """Play ``first`` in every world, then heuristic bots to the round's end; whether ``me`` won."""
@@ -101,8 +149,10 @@ class Searcher:
         D = self.worlds
         worlds = st.take(np.repeat(rows, D))
         me = worlds.actor.astype(np.intp)
-        if not self.perfect:
-            self.sample_worlds(worlds, me)
+        if self.information != "perfect":
+            self.sample_worlds(worlds, me, hands=self.information in ("seen", "voids", "pile"),
+                               pile=self.information in ("seen", "voids", "hands"),
+                               voids=self.information == "voids")
         seeds = self.rng.integers(0, 2**62, worlds.batch_size)
         dec, acts = st.mask[rows].nonzero()  # one pair per (decision, legal action), decision-major
         idx = (dec[:, None] * D + np.arange(D)[None, :]).ravel()
@@ -123,7 +173,7 @@ class Searcher:
 
 
 def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worlds: int = 64, z: float = 1.5,
-          batch_size: int = 64, seed: int = 0, perfect_information: bool = False, progress: bool = False) -> dict:
+          batch_size: int = 64, seed: int = 0, information: str = "seen", progress: bool = False) -> dict:
     """Play ``rounds`` rounds of one searching seat against heuristic bots; the result as a dict.
 
     Every round dealt is played to its end and counted (as in ``training.evaluate``), so long rounds
@@ -134,7 +184,7 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
     game = VecGame(rules, players, batch_size=batch_size, seed=seed, autoreset=False)
     st, engine = game.state, game.engine
     bot = HeuristicAgent(game)
-    searcher = Searcher(game, worlds, z, np.random.default_rng(seed + 1), perfect_information)
+    searcher = Searcher(game, worlds, z, np.random.default_rng(seed + 1), information)
     seat = np.arange(batch_size) % players  # the searching seat of each game, moved on every round
     active = np.ones(batch_size, bool)
     dealt, played, wins, void = batch_size, 0, 0, 0
@@ -169,7 +219,7 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
         bar.close()
     lo, hi = wilson(wins, played)
     return {"rules": rules, "players": players, "opponents": "heuristic", "worlds": worlds, "z": z,
-            "perfect_information": perfect_information, "rounds": played, "wins": wins,
+            "information": information, "perfect_information": information == "perfect", "rounds": played, "wins": wins,
             "win_rate": round(wins / played, 4), "ci95": [round(lo, 4), round(hi, 4)], "void_rounds": void,
             "decisions_searched": searcher.searched, "overridden": searcher.overridden,
             "batch_size": batch_size, "seed": seed, "seconds": round(time.perf_counter() - t0, 1)}
@@ -186,12 +236,17 @@ def main(argv: list[str] | None = None) -> int:
                    "the heuristic's choice")
     p.add_argument("--batch-size", type=int, default=64, help="games played at once")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and of the sampling")
-    p.add_argument("--perfect-information", action="store_true", help="roll out the true deal (cheating)")
+    p.add_argument("--information", choices=INFORMATION, default="seen",
+                   help="what the sampled deals keep true: only what the seat has seen; that, and no card "
+                   "of a colour a seat drew on; the other hands (cheating); the pile's order (cheating); "
+                   "everything (cheating)")
+    p.add_argument("--perfect-information", action="store_true", help="the same as --information perfect")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--out", default=None, help="also append the JSON line to this file")
     args = p.parse_args(argv)
+    information = "perfect" if args.perfect_information else args.information
     line = json.dumps(probe(args.rules, args.players, args.rounds, args.worlds, args.z, args.batch_size,
-                            args.seed, args.perfect_information, progress=not args.no_progress))
+                            args.seed, information, progress=not args.no_progress))
     print(line)
     if args.out:
         with open(args.out, "a") as f:
