@@ -124,6 +124,8 @@ def main(argv=None) -> int:
     p.add_argument("--env-steps", type=int, default=200_000, help="learner steps timed per env-only setting")
     p.add_argument("--env-only", action="store_true", help="only the env-only lines (no PPO)")
     p.add_argument("--repeats", type=int, default=3, help="alternating runs of each path (medians)")
+    p.add_argument("--torch-threads", type=int, default=None,
+                   help="torch.set_num_threads for both paths (default: torch's own choice)")
     p.add_argument("--smoke", action="store_true", help="tiny sizes for CI")
     args = p.parse_args(argv)
     if args.smoke:
@@ -132,8 +134,11 @@ def main(argv=None) -> int:
     import sb3_contrib
     import torch
 
+    if args.torch_threads is not None:
+        torch.set_num_threads(args.torch_threads)
     base = {"bench": "training", "rules": args.rules, "players": args.players, "rollout": args.rollout,
             "batch_size": args.batch_size, "n_epochs": args.n_epochs, "timed_steps": args.steps,
+            "torch_threads": torch.get_num_threads(),
             "versions": {**versions(), "sb3_contrib": sb3_contrib.__version__, "torch": torch.__version__}}
     for opponents in ("random", "heuristic"):
         for n_envs in (64, 1024):
