@@ -150,15 +150,8 @@ class LearnerGames:
         return self.game.observer.observe(self.game.state, rows, seats)
 
     def _step_rows(self, rows: np.ndarray, actions: np.ndarray):
-        """``Engine.step_rows``; for one game through the scalar path (validated the same way)."""
-        e, st = self.game.engine, self.game.state
-        if self.scalar is None or rows.size != 1 or actions.shape != (1,):
-            return e.step_rows(st, rows, actions)  # (which also names a wrong shape)
-        if st.phase[0] == OVER:
-            raise ValueError("game 0 is over; deal its next round before stepping it")
-        e._validate(st, rows, actions)
-        self.scalar.step(st, int(actions[0]))
-        return e.result(st, np.zeros(1, bool), rows)
+        """``Engine.step_rows``; for one game through the scalar path (the same checks and moves)."""
+        return (self.scalar or self.game.engine).step_rows(self.game.state, rows, actions)
 
     # ------------------------------------------------------------------ learner API
     def observe(self, rows: np.ndarray | None = None) -> np.ndarray:

@@ -647,6 +647,14 @@ class Engine:
 
     def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
         """Apply ``actions`` in the games ``R`` only (all in play); the result covers those rows."""
+        R, actions = self.check_rows(st, R, actions)
+        self.apply(st, R, actions)
+        self.settle(st, R)
+        return self.result(st, np.zeros(R.size, bool), R)
+
+    def check_rows(self, st: State, R, actions) -> tuple[np.ndarray, np.ndarray]:
+        """``step_rows``' checks (one integer action per row, rows in play, legal actions): ``R`` and
+        ``actions`` as arrays, or an error naming what is wrong; nothing is changed."""
         R = np.asarray(R, np.intp)
         actions = np.asarray(actions)
         if actions.shape != R.shape or not np.issubdtype(actions.dtype, np.integer):
@@ -656,9 +664,7 @@ class Engine:
         if np.count_nonzero(over):
             raise ValueError(f"game {int(R[over][0])} is over; deal its next round before stepping it")
         self._validate(st, R, actions)
-        self.apply(st, R, actions)
-        self.settle(st, R)
-        return self.result(st, np.zeros(R.size, bool), R)
+        return R, actions
 
     def _validate(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
         bad = (a < 0) | (a >= self.A)

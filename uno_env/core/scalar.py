@@ -21,7 +21,7 @@ import numpy as np
 
 from .actions import ACCEPT, CHALLENGE, DRAW, KEEP, PASS, PLAY, UNO
 from .cards import FLIP, NO_COLOR, NUM_COLOR_STATES, REVERSE, SKIP, SKIP_EVERYONE, WILD_DRAW_COLOR
-from .rules import Engine
+from .rules import Engine, StepResult
 from .state import CHOOSE, DEFLECT, DRAWN, JUMP, OVER, PENDING, TURN, State
 
 _ROW = np.zeros(1, np.intp)  # the batch-1 row index the batched engine is given
@@ -168,14 +168,14 @@ class ScalarStepper:
             return phase != OVER and st.hand_n.item(0, actor) > 1 \
                 and not (self.automatic and self._others_vulnerable(st, actor))
         if k == DRAW or k == ACCEPT:
+            # a draw closes the others' UNO windows too: automatic penalties go to the engine
+            if self.automatic and not self.e.window_discard_only and self._others_vulnerable(st, actor):
+                return False
             if phase == TURN:
-                return st.draw_n.item(0) > 0 and not (
-                    self.automatic and not self.e.window_discard_only and self._others_vulnerable(st, actor))
-            if phase == PENDING:  # not a Wild Draw Colour's draw-until-colour
+                return st.draw_n.item(0) > 0
+            if phase == PENDING:  # not a Wild Draw Colour's draw-until-colour, nor a going-out card's
                 return (not st.pending_color.item(0) and st.draw_n.item(0) >= st.pending.item(0)
-                        and st.hand_n.item(0, st.origin.item(0)) > 0
-                        and not (self.automatic and not self.e.window_discard_only
-                                 and self._others_vulnerable(st, actor)))
+                        and st.hand_n.item(0, st.origin.item(0)) > 0)
         return False
 
     def _apply(self, st: State, a: int) -> None:
@@ -451,3 +451,11 @@ class ScalarStepper:
                 return False
             self._apply(st, int(st.mask[0].argmax()))
         return True
+
+    def step_rows(self, st: State, R, actions) -> StepResult:
+        """``Engine.step_rows`` of row 0 (the same checks and result; other rows go to the engine)."""
+        if np.shape(R) != (1,) or int(np.asarray(R)[0]) != 0:
+            return self.e.step_rows(st, R, actions)
+        R, actions = self.e.check_rows(st, R, actions)
+        self.step(st, int(actions[0]))
+        return self.e.result(st, np.zeros(1, bool), R)
