@@ -41,16 +41,17 @@ from training.evaluate import wilson
 from uno_env import VecGame
 from uno_env.core.state import OVER, State
 
-INFORMATION = ("seen", "voids", "hands", "pile", "perfect")  # what the searching seat's deals keep true
+# --information -> what sample_worlds deals again (the other hands, the pile) and whether around voids;
+# "perfect" deals nothing again
+REDEAL = {"seen": (True, True, False), "voids": (True, True, True), "hands": (False, True, False),
+          "pile": (True, False, False)}
+INFORMATION = (*REDEAL, "perfect")
 
 
 class Searcher:
     """Flat Monte Carlo over sampled deals, with heuristic rollouts, for the acting seat of given rows.
 
-    ``information``: ``seen`` deals again every card the seat has not seen (``voids``: around the
-    colours the others drew on, see ``sample_worlds``); ``hands`` keeps the other
-    hands and shuffles the draw pile; ``pile`` keeps the pile's order and deals the other hands again;
-    ``perfect`` keeps the true deal.  All but ``seen`` cheat: they measure what the hidden cards are worth.
+    ``information``: what the sampled deals keep true (the module docstring; ``REDEAL``).
     """
 
     def __init__(self, game: VecGame, worlds: int, z: float, rng: np.random.Generator,
@@ -149,10 +150,9 @@ class Searcher:
         D = self.worlds
         worlds = st.take(np.repeat(rows, D))
         me = worlds.actor.astype(np.intp)
-        if self.information != "perfect":
-            self.sample_worlds(worlds, me, hands=self.information in ("seen", "voids", "pile"),
-                               pile=self.information in ("seen", "voids", "hands"),
-                               voids=self.information == "voids")
+        if self.information in REDEAL:
+            hands, pile, voids = REDEAL[self.information]
+            self.sample_worlds(worlds, me, hands=hands, pile=pile, voids=voids)
         seeds = self.rng.integers(0, 2**62, worlds.batch_size)
         dec, acts = st.mask[rows].nonzero()  # one pair per (decision, legal action), decision-major
         idx = (dec[:, None] * D + np.arange(D)[None, :]).ravel()
