@@ -11,6 +11,7 @@ be used with any preset and player count.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -59,3 +60,27 @@ class RandomAgent:
         r += 1e-3  # keep legal actions above the zeroed illegal ones
         r *= mask
         return r.argmax(1)
+
+
+_BLAS_CONTROLLER = None
+_BLAS_SPLIT = 1 << 16  # multiply-adds: OpenBLAS keeps a product below 4 times this on the calling thread
+
+
+def one_blas_thread(size: int = _BLAS_SPLIT):
+    """A context that keeps numpy's BLAS on one thread (``threadpoolctl``) for products of about
+    ``size`` multiply-adds; below ``_BLAS_SPLIT`` BLAS does not split a product anyway and the
+    context does nothing (entering and leaving the limit costs about 15 us).
+
+    The bots multiply small matrices (a batch of hands by a table of actions) between other array
+    work.  A second OpenBLAS thread must be woken for every product: on an idle machine that gains
+    little, on a busy one the thread waits for a core and the product takes many times longer (two
+    evaluations at once on two cores ran three times slower; ``benchmarks/ab_jobs.py``).
+    """
+    global _BLAS_CONTROLLER
+    if size < _BLAS_SPLIT:
+        return contextlib.nullcontext()
+    if _BLAS_CONTROLLER is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS_CONTROLLER = ThreadpoolController()  # scans the loaded libraries once
+    return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")

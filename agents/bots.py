@@ -13,7 +13,7 @@ import numpy as np
 from uno_env.core.cards import SWAP_IN_TURN
 from uno_env.core.state import DRAWN, PENDING, TURN  # phase ids of the observation's ``phase`` slot
 
-from .base import check_batch
+from .base import check_batch, one_blas_thread
 from .view import FREE, NUM_COLORS, ObsView
 
 
@@ -38,7 +38,8 @@ class _ScriptedBot:
             raise ValueError(f"the {self.name!r} bot was built for observations of size {self.view.size} "
                              f"and {self.view.A} actions; got {obs.shape[1]} and {mask.shape[1]} (pass the "
                              f"game it plays to agents.load)")
-        s = self.scores(obs.astype(np.float32, copy=False), mask).astype(np.float64)
+        with one_blas_thread(obs.shape[0] * self.view.F * self.view.A):
+            s = self.scores(obs.astype(np.float32, copy=False), mask).astype(np.float64)
         s[~mask] = -np.inf
         return s.argmax(1)
 

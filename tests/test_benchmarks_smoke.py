@@ -112,3 +112,17 @@ def test_profile_core_prints_a_json_line(extra, bench):
     if extra:  # every step settles at least one pass over the whole batch
         assert line["passes"][0]["pass"] == 0 and line["passes"][0]["mean_rows"] == 16
         assert 0 < line["settle_share"] <= 1 and line["passes_per_step"] >= 1
+
+
+def test_ab_jobs_times_jobs_run_at_once_under_two_trees(tmp_path):
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "ab_jobs.py"), str(ROOT), str(ROOT), "--workload",
+           "greedy,random@standard_en:20", "--jobs", "2", "--repeats", "1", "--batch-size", "8"]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
+    assert [(r["bench"], r["jobs"], r["rules"]) for r in lines] == [("ab_jobs", 2, "standard_en")] * 2
+    assert lines[0]["speedup"] == 1.0 and lines[1]["rounds_per_s_all_jobs"] > 0
+    assert all(VERSION_KEYS | {"uno_env_git"} <= r["versions"].keys() for r in lines)
+    bad = subprocess.run([*cmd[:3], "--workload", "heuristic@standard_en"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "AGENTS@RULES" in bad.stderr

@@ -102,6 +102,33 @@ def test_bots_are_deterministic():
 
 
 # ---------------------------------------------------------------------- ObsView
+def test_bots_multiply_on_one_blas_thread_and_restore_the_count():
+    """A second BLAS thread waits for a busy core on every small product (agents.base.one_blas_thread):
+    a batch big enough for BLAS to split is scored on one thread, and the count is restored after."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    if not blas_threads():
+        pytest.skip("numpy's BLAS is not visible to threadpoolctl")
+    for batch, inside in ((512, [1]), (1, [2])):  # one game: too small for BLAS to split, left alone
+        game = VecGame("standard_en", 2, batch_size=batch, seed=0)
+        bot = agents.load("heuristic", game=game)
+        seen = []
+
+        def scores(obs, mask, seen=seen, inner=bot.scores):  # records the BLAS threads while scoring
+            seen.append(blas_threads())
+            return inner(obs, mask)
+
+        bot.scores = scores
+        with threadpool_limits(limits=2, user_api="blas"):
+            actions = bot.act(game.observe(), game.legal_mask())
+            after = blas_threads()
+        assert game.legal_mask()[np.arange(batch), actions].all()
+        assert set(seen[0]) == set(inside) and set(after) == {2}
+
+
 def test_view_reads_seats_relative_to_the_observer():
     game = VecGame.from_position({"rules": "standard_en", "players": 4, "direction": -1,
                                   "hands": ["R1 R2", "G1", "B1 B2 R3", "Y1 Y2 Y3 Y4"],

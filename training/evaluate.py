@@ -248,7 +248,16 @@ def main(argv: list[str] | None = None, prog: str = "python -m training.evaluate
     parser.add_argument("--batch-size", type=int, default=512, help="games played at once")
     parser.add_argument("--out", default=None, help="folder for results.json / .md / .png")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--torch-threads", type=int, default=0,
+                        help="torch CPU threads for trained agents (0: torch's default); 1 when several jobs "
+                             "share the cores")
     args = parser.parse_args(argv)
+    if args.torch_threads < 0:
+        parser.error(f"--torch-threads must be 0 (torch's default) or a positive count, got {args.torch_threads}")
+    if args.torch_threads:
+        import torch
+
+        torch.set_num_threads(args.torch_threads)
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
     try:
         result = play_match(names, args.rules, args.players, args.games, args.seed, args.batch_size,
