@@ -73,8 +73,8 @@ def one_blas_thread(size: int = _BLAS_SPLIT):
 
     The bots multiply small matrices (a batch of hands by a table of actions) between other array
     work.  A second OpenBLAS thread must be woken for every product: on an idle machine that gains
-    little, on a busy one the thread waits for a core and the product takes many times longer (two
-    evaluations at once on two cores ran three times slower; ``benchmarks/ab_jobs.py``).
+    little, on a busy one it waits for a core every time (two evaluations at once on two cores each
+    ran 4 to 19 times slower than they do on one thread; ``benchmarks/ab_jobs.py``).
     """
     global _BLAS_CONTROLLER
     if size < _BLAS_SPLIT:
