@@ -101,3 +101,12 @@ def test_play_first_agent_plays_when_it_can():
         game.step(a)
     with pytest.raises(ValueError):
         PlayFirstAgent(object())
+
+
+@pytest.mark.parametrize("policy", ["random", "play_first"])
+def test_rounds_that_forced_moves_end_at_their_deal_are_recorded(policy):
+    """One-card hands under house_cn: many rounds end at their deal by forced moves alone (no
+    decision); each is recorded once, with zero decisions, and no policy is asked to move in it."""
+    recs = simulate_rounds("house_cn", 3, rounds=300, policy=policy, seed=0, batch_size=50, hand_size=1)
+    assert len(recs) == 300
+    assert 0 < int((recs.decisions == 0).sum()) < 300

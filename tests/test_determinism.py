@@ -9,6 +9,7 @@ import pytest
 
 from uno_env import VecGame
 from uno_env.core.actions import PLAY
+from uno_env.core.state import OVER
 
 
 def _play(game: VecGame, steps: int, seed: int) -> list:
@@ -98,3 +99,23 @@ def test_stepping_games_whose_rounds_are_all_over_changes_nothing(preset):
     out = game.step(np.zeros(3, np.int64))
     assert not out.round_over.any()
     assert pickle.dumps(game.state) == before
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_autoreset_reports_and_deals_again_a_round_that_ended_at_its_deal(players):
+    """With one-card hands and no drawing while a card fits (house_cn), forced moves often end a round
+    at its deal, right after the step reported the previous one.  Under autoreset that round waits
+    for the next step, which reports it (one finished round per game and step) and deals again: no
+    game is left over for good."""
+    game = VecGame("house_cn", players, batch_size=64, seed=3, hand_size=1)
+    rng = np.random.default_rng(0)
+    reported = np.zeros(64, np.int64)
+    for _ in range(200):
+        waiting = game.state.phase == OVER
+        winner = game.state.winner.copy()
+        mask = game.legal_mask()
+        out = game.step((rng.random(mask.shape) * mask).argmax(1))
+        assert out.round_over[waiting].all(), "a round left over was not reported"
+        assert (out.winner[waiting] == winner[waiting]).all()
+        reported += out.round_over
+    assert reported.min() >= 1 and reported.sum() >= 64 * 5, (reported.min(), reported.sum())

@@ -213,6 +213,15 @@ def test_evaluation_rotates_seats_and_counts_every_game():
     assert all(e.rating_mu is not None for e in res.entries)
 
 
+@pytest.mark.parametrize("episode", ["round", "game"])
+def test_evaluation_counts_rounds_that_forced_moves_end_at_their_deal(episode):
+    """With one-card hands under house_cn many rounds end at their deal by forced moves alone; the
+    match counts them as games and no agent is asked to move in a round that is over."""
+    res = play_match(["random", "greedy", "random"], "house_cn", 3, games=120, seed=0, batch_size=40,
+                     episode=episode, hand_size=1)
+    assert res.games == 120 and sum(e.wins for e in res.entries) + res.void_games == 120
+
+
 def test_openskill_ratings_order_agents_as_their_wins_do():
     res = play_match(["heuristic", "random", "random"], "standard_en", 3, games=300, seed=0, batch_size=100)
     heuristic, *randoms = res.entries

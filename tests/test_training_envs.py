@@ -148,3 +148,20 @@ def test_a_replaced_opponent_pool_takes_effect_as_episodes_start():
             seats = [s for s in range(4) if s != games.learner[g]]
             assert all(games.opponents[games.assign[g, s]] is not b for s in seats)
     assert d.calls > 0 and b.calls > 0
+
+
+@pytest.mark.parametrize("episode", ["round", "game"])
+def test_learner_env_deals_again_rounds_that_end_before_the_learner_is_asked(episode):
+    """One-card hands under house_cn: forced moves end many rounds at their deal or before the
+    learner's turn, and in a game episode the next round can end at its deal; the env deals again
+    and every step still asks the learner in every game."""
+    env = UnoVecEnv("house_cn", 4, 16, ["random"], seed=0, episode=episode, hand_size=1)
+    env.reset()
+    rng = np.random.default_rng(0)
+    done = 0
+    for _ in range(100):
+        mask = env.action_masks()
+        assert mask.any(1).all()
+        _, _, dones, _ = env.step((rng.random(mask.shape) * mask).argmax(1))
+        done += dones.sum()
+    assert done > 0 and env.games.rounds_without_learner > 0

@@ -97,6 +97,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     fills the remaining slots (one result entry per slot).
     """
     from uno_env import VecGame
+    from uno_env.core.state import OVER
 
     if episode not in ("round", "game"):
         raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
@@ -135,20 +136,23 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     active = np.ones(B, bool)
     while active.any():
         rows = np.flatnonzero(active)
-        seats = st.actor[rows].astype(np.int64)
-        slots = (seats - rotation[rows]) % P
-        who = slot_agent[slots]
-        actions = np.empty(rows.size, np.int64)
-        for k in np.unique(who):
-            i = np.flatnonzero(who == k)
-            obs = game.observer.observe(st, rows[i], seats[i])
-            actions[i] = agent_objs[k].act(obs, st.mask[rows[i]], rng)
-        out = engine.step_rows(st, rows, actions)
-        ended = np.flatnonzero(out.round_over)
-        if ended.size == 0:
-            continue
-        er = rows[ended]
-        finished = er if episode == "round" else er[out.game_over[ended]]
+        dealt_over = st.phase[rows] == OVER
+        if dealt_over.any():  # rounds that forced moves ended at their deal (as with one-card hands)
+            er = rows[dealt_over]
+        else:
+            seats = st.actor[rows].astype(np.int64)
+            slots = (seats - rotation[rows]) % P
+            who = slot_agent[slots]
+            actions = np.empty(rows.size, np.int64)
+            for k in np.unique(who):
+                i = np.flatnonzero(who == k)
+                obs = game.observer.observe(st, rows[i], seats[i])
+                actions[i] = agent_objs[k].act(obs, st.mask[rows[i]], rng)
+            out = engine.step_rows(st, rows, actions)
+            er = rows[out.round_over]
+            if er.size == 0:
+                continue
+        finished = er if episode == "round" else er[st.game_over[er]]
         cont = np.setdiff1d(er, finished)
         if cont.size:
             game.next_round(cont)

@@ -39,6 +39,7 @@ import numpy as np
 
 from .core.actions import PLAY
 from .core.game import VecGame
+from .core.state import OVER
 
 BUILTIN_POLICIES = ("play_first", "uniform")
 
@@ -263,20 +264,24 @@ def simulate_rounds(rules="standard_en", num_players: int = 4, rounds: int = 10_
     t0 = time.perf_counter()
     while active.any():
         live = all_rows if active.all() else np.flatnonzero(active)
-        actions = np.zeros(B, np.int64)
-        actions[live] = choose(live)
-        side_before = st.side.copy()
-        out = game.step(actions)
-        decisions[live] += 1
-        np.maximum(max_hand, st.hand_n.max(1), out=max_hand, where=active)
-        changed = live[st.side[live] != side_before[live]]
-        if changed.size:
-            length = st.turns[changed] - seg_start[changed]
-            old = side_before[changed].astype(np.intp)
-            open_segments.append((dealt_id[changed].copy(), old.astype(np.int8), length.astype(np.int32)))
-            np.add.at(side_turns, (changed, old), length)
-            seg_start[changed] = st.turns[changed]
-            flips[changed] += 1
+        waiting = st.phase[live] == OVER
+        if waiting.any():  # rounds that forced moves ended at their deal (as with one-card hands)
+            out = engine.result(st, ~np.isin(all_rows, live[waiting]))
+        else:
+            actions = np.zeros(B, np.int64)
+            actions[live] = choose(live)
+            side_before = st.side.copy()
+            out = game.step(actions)
+            decisions[live] += 1
+            np.maximum(max_hand, st.hand_n.max(1), out=max_hand, where=active)
+            changed = live[st.side[live] != side_before[live]]
+            if changed.size:
+                length = st.turns[changed] - seg_start[changed]
+                old = side_before[changed].astype(np.intp)
+                open_segments.append((dealt_id[changed].copy(), old.astype(np.int8), length.astype(np.int32)))
+                np.add.at(side_turns, (changed, old), length)
+                seg_start[changed] = st.turns[changed]
+                flips[changed] += 1
         ended = np.flatnonzero(out.round_over)
         if ended.size == 0:
             continue

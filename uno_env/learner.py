@@ -127,6 +127,7 @@ class LearnerGames:
             if over.size:  # ended without a learner decision: deal again, same seat arrangement
                 self.rounds_without_learner += over.size
                 self.game.next_round(over)
+                continue  # a deal can end the round at once (forced moves, as with one-card hands)
             todo = rows[st.actor[rows] != self.learner[rows]]
             if todo.size == 0:
                 return
@@ -226,7 +227,11 @@ class LearnerGames:
 
         absorb(np.arange(n), first)
         for _ in range(100_000):
-            live = np.flatnonzero(~done & (st.phase[rows] != OVER) & (st.actor[rows] != self.learner[rows]))
+            dealt_over = np.flatnonzero(~done & (st.phase[rows] == OVER))
+            if dealt_over.size:  # episode="game": the next round ended at its deal (forced moves only)
+                absorb(dealt_over, self.game.engine.result(st, np.zeros(dealt_over.size, bool), rows[dealt_over]))
+                continue
+            live = np.flatnonzero(~done & (st.actor[rows] != self.learner[rows]))
             if live.size == 0:
                 break
             absorb(live, self._opponent_step(rows[live]))

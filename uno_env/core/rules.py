@@ -613,6 +613,8 @@ class Engine:
         the game is over); the result still describes the finished rounds.  Rounds ended by the
         actions are dealt before the forced moves are settled, so one settling pass serves both;
         under ``deal_after_first_pass`` they are dealt after the first pass, with the rounds it ends.
+        A round that ends at its own deal (forced moves only, as with one-card hands) stays over and is
+        reported by the next step, which deals again: one finished round per game and step.
         """
         actions = np.asarray(actions)
         B = st.batch_size
@@ -628,6 +630,10 @@ class Engine:
         if not autoreset:
             self.settle(st, live)
             return self.result(st, was_over)
+        R = live
+        if live.size < B:  # a round over before this step ended at its own deal (forced moves, as with
+            # one-card hands) after the last step had reported one in that game: report it now, deal again
+            R, was_over = all_rows(B), np.zeros(B, bool)
         out = self.result(st, was_over)
         ended = _flat(out.round_over)
         if ended.size and not self.deal_after_first_pass:
@@ -642,7 +648,7 @@ class Engine:
                 getattr(out, name)[late] = arr
             self.next_rounds(st, over, settle=False)
 
-        self.settle(st, live, on_over=deal_on, ended=ended)
+        self.settle(st, R, on_over=deal_on, ended=ended)
         return out
 
     def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
