@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from uno_env import VecGame
 from uno_env.core.config import OPTIONS, PRESETS
 from uno_env.core.invariants import violations
+from uno_env.core.state import OVER
+from uno_env.sb3 import UnoVecEnv
 
 # options whose every allowed value is combinable with any preset of a deck
 _FREE = ["stacking", "stack_skip", "draw_penalty_skips_turn", "jump_in", "jump_in_wilds", "jump_in_priority",
@@ -61,10 +63,28 @@ def test_random_play_under_any_rule_combination_keeps_every_invariant(config, se
     rng = np.random.default_rng(seed)
     rounds = 0
     for step in range(120):
+        waiting = game.state.phase == OVER  # under autoreset only a round that ended at its own deal
         out = game.step(_policy(game, rng, 8))
+        assert out.round_over[waiting].all(), f"{preset} {players}p {options} step {step}: a round left over"
         rounds += int(out.round_over.sum())
         problems = violations(game.engine, game.state)
         assert not problems, f"{preset} {players}p {options} step {step}: {problems}"
+
+
+@SETTINGS
+@given(configs(), st.integers(0, 2**31 - 1))
+def test_the_learner_env_asks_the_learner_in_every_game_under_any_rule_combination(config, seed):
+    """Opponents move inside the step until the learner's turn; rounds that end before it (even at
+    their deal) are dealt again, so every game always waits on a legal learner action."""
+    preset, players, options = config
+    for episode in ("round", "game"):
+        env = UnoVecEnv(preset, players, 4, ["random", "greedy"], seed=seed, episode=episode, **options)
+        env.reset()
+        rng = np.random.default_rng(seed)
+        for _ in range(25):
+            mask = env.action_masks()
+            assert mask.any(1).all(), f"{preset} {players}p {options} {episode}: a game without a legal action"
+            env.step((rng.random(mask.shape) * mask).argmax(1))
 
 
 @SETTINGS
