@@ -233,3 +233,21 @@ def test_a_retired_env_version_fails_with_an_error_naming_the_current_one():
         from uno_env import uno_v0  # noqa: F401
     with pytest.raises(ImportError, match=r"uno_v1 is retired; use uno_v2 \(.*drawn_card_play='never'"):
         from uno_env import uno_v1  # noqa: F401
+
+
+def test_a_game_episode_goes_on_past_rounds_that_end_at_their_deal():
+    """With one-card hands under house_cn, forced moves end many rounds at their deal; in a game
+    episode the env deals on until a seat has a decision or the game is over, so the agent selected
+    always has a legal action."""
+    env = uno_v2.env(rules="house_cn", num_players=3, hand_size=1, episode="game")
+    rng = np.random.default_rng(0)
+    for episode in range(8):
+        env.reset(seed=episode)
+        for agent in env.agent_iter(max_iter=20000):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            assert obs["action_mask"].any(), (episode, agent)
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert env.unwrapped.game.state.game_over[0]

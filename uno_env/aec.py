@@ -238,11 +238,13 @@ class raw_env(AECEnv):
 
     def _end_round(self, out) -> None:
         st = self.game.state
-        if self.episode == "game" and not out.game_over[0]:
+        while self.episode == "game" and not out.game_over[0]:
             self.game.next_round(0)
             self._absorb_log()
-            self.agent_selection = self._agent(int(st.actor[0]))
-            return
+            if st.phase[0] != OVER:
+                self.agent_selection = self._agent(int(st.actor[0]))
+                return
+            out = self.game.engine.result(st, np.zeros(1, bool))  # forced moves ended it at its deal
         rewards = out.game_rewards[0] if self.episode == "game" else out.rewards[0]
         info = {"winner": int(out.winner[0]), "round_points": int(out.round_points[0]),
                 "scores": [int(x) for x in st.scores[0]], "game_over": bool(st.game_over[0])}
