@@ -13,8 +13,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from uno_env import VecGame
+from uno_env import IllegalActionError, VecGame
 from uno_env.core.actions import PLAY
+from uno_env.core.rules import StepResult
 from uno_env.core.scalar import ScalarStepper
 from uno_env.core.state import OVER
 
@@ -56,6 +57,7 @@ def _name(options: dict) -> str:
 def play_both(rules, players, seed, steps, **options):
     """Play the same random game through ``Engine.step`` and ``ScalarStepper``; assert that they agree."""
     batched = VecGame(rules, players, batch_size=1, seed=seed, autoreset=False, **options)
+    batched._scalar = None  # VecGame steps a game of one through the stepper too: keep the engine's path
     scalar = VecGame(rules, players, batch_size=1, seed=seed, autoreset=False, **options)
     batched.engine.log, scalar.engine.log = [], []
     stepper = ScalarStepper(scalar.engine)
@@ -94,6 +96,70 @@ def test_the_scalar_path_plays_every_move_as_the_batched_engine_does(rules, play
 def test_the_scalar_path_follows_every_supported_option(options):
     for players in (2, 3, 5):
         play_both("standard_en", players, seed=players, steps=250, **options)
+
+
+def step_both(rules, players, seed, steps, autoreset, **options):
+    """Step the same random game of one through ``VecGame.step`` (the scalar path) and through
+    ``Engine.step``; assert the same results and states after every step.  Returns the rounds."""
+    engine = VecGame(rules, players, batch_size=1, seed=seed, autoreset=autoreset, **options)
+    engine._scalar = None
+    scalar = VecGame(rules, players, batch_size=1, seed=seed, autoreset=autoreset, **options)
+    assert scalar._scalar is not None
+    rng = np.random.default_rng(seed)
+    is_play = engine.engine.A_KIND == PLAY
+    rounds = 0
+    for t in range(steps):
+        if not autoreset and engine.state.phase[0] == OVER:
+            engine.next_round(0)
+            scalar.next_round(0)
+        legal = engine.state.mask[0]
+        plays = legal & is_play
+        pool = np.flatnonzero(plays if plays.any() and rng.random() < 0.8 else legal)
+        a = np.array([rng.choice(pool) if pool.size else 0])  # a round over waits: any action
+        expected, got = engine.step(a), scalar.step(a)
+        for name in StepResult._fields:
+            assert np.array_equal(getattr(expected, name), getattr(got, name)), (rules, players, options, t, name)
+        for f in dataclasses.fields(engine.state):
+            assert np.array_equal(getattr(engine.state, f.name), getattr(scalar.state, f.name)), \
+                (rules, players, options, t, f.name)
+        rounds += int(expected.round_over[0])
+    return rounds
+
+
+@pytest.mark.parametrize("autoreset", [True, False])
+@pytest.mark.parametrize("rules", ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"])
+def test_a_game_of_one_steps_through_the_scalar_path_as_the_engine_does(rules, autoreset):
+    for players in (2, 4, 7):
+        assert step_both(rules, players, seed=players, steps=400, autoreset=autoreset) >= 1
+
+
+DEGENERATE = [  # rounds that forced moves end at their deal, stopped rounds, empty piles
+    ("house_cn", {"hand_size": 1}),
+    ("standard_en", {"hand_size": 1, "max_turns_per_round": 10}),
+    ("flip_jp", {"hand_size": 1, "max_turns_per_round": 10}),
+    ("standard_en", {"blocked_round": "void_redeal", "hand_size": 15}),
+]
+
+
+@pytest.mark.parametrize("autoreset", [True, False])
+@pytest.mark.parametrize("rules,options", DEGENERATE + [("standard_en", o) for o in OPTION_SETS[1::3]],
+                         ids=lambda x: x if isinstance(x, str) else _name(x))
+def test_a_game_of_one_follows_the_options_and_the_deals_that_end_at_once(rules, options, autoreset):
+    for players in (2, 3):
+        step_both(rules, players, seed=players, steps=250, autoreset=autoreset, **options)
+
+
+def test_a_game_of_one_rejects_bad_actions_as_the_engine_does():
+    game = VecGame("standard_en", 3, batch_size=1, seed=0)
+    before = dataclasses.astuple(game.state)
+    illegal = int(np.flatnonzero(~game.legal_mask()[0])[0])
+    with pytest.raises(IllegalActionError, match="illegal action"):
+        game.step(np.array([illegal]))
+    with pytest.raises(ValueError, match="integer array of shape"):
+        game.step(np.array([0.5]))
+    with pytest.raises(ValueError, match="integer array of shape"):
+        game.step(np.array([1, 2]))
+    assert all(np.array_equal(x, y) for x, y in zip(before, dataclasses.astuple(game.state)))
 
 
 FLIP_OPTION_SETS = [

@@ -22,8 +22,11 @@ import numpy as np
 from .config import RuleConfig, make_rules
 from .notation import load_position, snapshot
 from .observe import Observer
-from .rules import Engine, StepResult
+from .rules import Engine, StepResult, all_rows
+from .scalar import ScalarStepper
 from .state import OVER, State
+
+_ROW = all_rows(1)  # the row of a batch of one (the engine reads it as the whole batch)
 
 
 def _seeds(seed, batch_size: int) -> np.ndarray:
@@ -63,6 +66,8 @@ class VecGame:
         self.autoreset = autoreset
         self.state: State = self.engine.new_state(batch_size)
         self.batch_size = self.state.batch_size
+        # one game: steps by item reads (core.scalar; tests/test_scalar.py compares it with the engine)
+        self._scalar = ScalarStepper(self.engine) if self.batch_size == 1 else None
         self.reset(seed)
 
     # ----------------------------------------------------------------- core loop
@@ -87,7 +92,23 @@ class VecGame:
         """Apply one action per game; see ``StepResult``.  Raises ``IllegalActionError`` (a
         ``ValueError``) naming the game, the action and the legal ones if any action is illegal; no
         game is changed then."""
+        if self._scalar is not None:
+            return self._step_one(actions)
         return self.engine.step(self.state, actions, autoreset=self.autoreset)
+
+    def _step_one(self, actions) -> StepResult:
+        """``Engine.step`` for a batch of one through the scalar path (``core.scalar``): the same
+        checks, moves and result at a fraction of the cost of the array operations on one row."""
+        e, st = self.engine, self.state
+        a = np.asarray(actions)
+        if a.shape != (1,) or not np.issubdtype(a.dtype, np.integer) or st.phase.item(0) == OVER:
+            return e.step(st, a, autoreset=self.autoreset)  # its error, or a round already over
+        e.check_rows(st, _ROW, a)
+        self._scalar.step(st, a.item(0))
+        out = e.result(st, np.zeros(1, bool))
+        if self.autoreset and out.round_over.item(0):
+            e.deal_and_settle(st, _ROW, out)
+        return out
 
     def next_round(self, rows) -> None:
         """Deal the next round in finished ``rows`` (a new game where the game is over)."""

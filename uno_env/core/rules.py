@@ -635,6 +635,13 @@ class Engine:
             # one-card hands) after the last step had reported one in that game: report it now, deal again
             R, was_over = all_rows(B), np.zeros(B, bool)
         out = self.result(st, was_over)
+        self.deal_and_settle(st, R, out)
+        return out
+
+    def deal_and_settle(self, st: State, R: np.ndarray, out: StepResult) -> None:
+        """The second half of an autoreset ``step`` (``out``: its result, over the whole batch): deal
+        the next round where ``out`` reports one ended and settle ``R`` (the rows stepped) with them.
+        A round that a forced move ends meanwhile is reported into ``out`` and dealt too."""
         ended = _flat(out.round_over)
         if ended.size and not self.deal_after_first_pass:
             self.next_rounds(st, ended, settle=False)
@@ -649,7 +656,6 @@ class Engine:
             self.next_rounds(st, over, settle=False)
 
         self.settle(st, R, on_over=deal_on, ended=ended)
-        return out
 
     def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
         """Apply ``actions`` in the games ``R`` only (all in play); the result covers those rows."""
