@@ -4,10 +4,13 @@ Reads the ``"bench": "core"`` lines of one or more JSONL files (lines with an ``
 draws one panel per policy with one line per preset (``rounds_per_s`` by default, or ``--metric``) and
 RLCard ``UnoGame``'s rate measured in the same runs (the median over the lines of that panel,
 ``games_per_s`` for rounds and ``steps_per_s`` for decisions) as a dashed horizontal line, and saves a
-PNG.
+PNG.  A setting measured more than once (preset, policy, batch size and players) is drawn from its
+last line, so a file given after another replaces the points it measured again.
 
     python benchmarks/plot.py benchmarks/results/core.jsonl              # -> benchmarks/results/core.png
     python benchmarks/plot.py a.jsonl b.jsonl --metric decisions_per_s --png decisions.png
+    python benchmarks/plot.py benchmarks/results/core.jsonl benchmarks/results/core_batch1.jsonl \
+        --metric decisions_per_s --png benchmarks/results/core_decisions.png   # the README's plot
 """
 
 from __future__ import annotations
@@ -98,7 +101,9 @@ def main(argv=None) -> int:
     p.add_argument("--players", type=int, default=None, help="only lines with this player count")
     p.add_argument("--title", default=None, help="figure title (default: versions and player count)")
     args = p.parse_args(argv)
-    records = [r for path in args.jsonl for r in load(path, args.players)]
+    latest = {(r["preset"], r["policy"], r["batch_size"], r["players"]): r
+              for path in args.jsonl for r in load(path, args.players)}  # the last line of a setting
+    records = list(latest.values())
     if not records:
         print(f"no successful 'core' lines in {', '.join(map(str, args.jsonl))}", file=sys.stderr)
         return 1
