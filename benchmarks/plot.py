@@ -54,6 +54,12 @@ def load(path: Path, players: int | None = None) -> list[dict]:
     return records
 
 
+def latest(records: list[dict]) -> list[dict]:
+    """The last record of each setting (preset, policy, batch size, players), in first-seen order."""
+    last = {(r["preset"], r["policy"], r["batch_size"], r["players"]): r for r in records}
+    return list(last.values())
+
+
 def plot(records: list[dict], metric: str, png: Path, title: str | None = None) -> Path:
     """Draw one panel per policy and save it to ``png``."""
     policies = sorted({r["policy"] for r in records})
@@ -101,9 +107,7 @@ def main(argv=None) -> int:
     p.add_argument("--players", type=int, default=None, help="only lines with this player count")
     p.add_argument("--title", default=None, help="figure title (default: versions and player count)")
     args = p.parse_args(argv)
-    latest = {(r["preset"], r["policy"], r["batch_size"], r["players"]): r
-              for path in args.jsonl for r in load(path, args.players)}  # the last line of a setting
-    records = list(latest.values())
+    records = latest([r for path in args.jsonl for r in load(path, args.players)])
     if not records:
         print(f"no successful 'core' lines in {', '.join(map(str, args.jsonl))}", file=sys.stderr)
         return 1

@@ -59,6 +59,18 @@ def test_plot_reads_the_smoke_output(smoke_run, tmp_path):
     assert png.stat().st_size > 0
 
 
+def test_plot_draws_a_setting_measured_twice_from_its_last_line():
+    pytest.importorskip("matplotlib")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from plot import latest
+
+    def rec(preset, batch, rate):
+        return {"preset": preset, "policy": "play_first", "batch_size": batch, "players": 4, "rounds_per_s": rate}
+
+    old, other, new = rec("standard_en", 1, 144.0), rec("standard_en", 64, 2173.0), rec("standard_en", 1, 524.0)
+    assert latest([old, other, new]) == [new, other]
+
+
 @pytest.mark.parametrize("script,bench,keys", [
     ("bench_aec.py", "aec", {"steps_per_s", "peer_steps_per_s", "ratio_vs_peer", "versions"}),
     ("bench_rss.py", "rss", {"rss_mib", "rss_growth_after_warmup_mib", "state_bytes_per_game", "versions"}),
