@@ -119,3 +119,20 @@ def test_autoreset_reports_and_deals_again_a_round_that_ended_at_its_deal(player
         assert (out.winner[waiting] == winner[waiting]).all()
         reported += out.round_over
     assert reported.min() >= 1 and reported.sum() >= 64 * 5, (reported.min(), reported.sum())
+
+
+@pytest.mark.parametrize("rules", ["standard_en", "house_cn", "flip_jp"])
+def test_autoreset_reports_every_finished_round_exactly_once(rules):
+    """A round that forced moves end at the deal a step made is not dealt over in that step: it waits
+    and the next step reports it.  So the rounds a game has scored are the rounds its steps
+    reported, plus one if its last round waits (one-card hands, rounds stopped after 10 turns)."""
+    game = VecGame(rules, 3, batch_size=64, seed=5, hand_size=1, max_turns_per_round=10, target=100000)
+    rng = np.random.default_rng(0)
+    reported = np.zeros(64, np.int64)
+    for _ in range(300):
+        mask = game.legal_mask()
+        out = game.step((rng.random(mask.shape) * mask).argmax(1))
+        reported += out.round_over & (out.winner >= 0)  # a void round is not scored
+    st = game.state
+    assert not st.game_over.any() and reported.sum() > 64 * 20
+    assert np.array_equal(reported + ((st.phase == OVER) & (st.winner >= 0)), st.rounds)

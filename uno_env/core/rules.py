@@ -641,11 +641,13 @@ class Engine:
     def deal_and_settle(self, st: State, R: np.ndarray, out: StepResult) -> None:
         """The second half of an autoreset ``step`` (``out``: its result, over the whole batch): deal
         the next round where ``out`` reports one ended and settle ``R`` (the rows stepped) with them.
-        A round that a forced move ends meanwhile is reported into ``out`` and dealt too."""
+        A round that a forced move ends meanwhile is reported into ``out`` and dealt too; one that ends
+        at the deal this step made stays over, for the next step to report."""
         ended = _flat(out.round_over)
+        dealt = None
         if ended.size and not self.deal_after_first_pass:
             self.next_rounds(st, ended, settle=False)
-            ended = ended[:0]
+            ended, dealt = ended[:0], ended
 
         def deal_on(over: np.ndarray) -> None:
             """Deal the next round in ``over``; report those a forced move ended (E2, E3, a play)."""
@@ -655,7 +657,7 @@ class Engine:
                 getattr(out, name)[late] = arr
             self.next_rounds(st, over, settle=False)
 
-        self.settle(st, R, on_over=deal_on, ended=ended)
+        self.settle(st, R, on_over=deal_on, ended=ended, dealt=dealt)
 
     def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
         """Apply ``actions`` in the games ``R`` only (all in play); the result covers those rows."""
@@ -716,7 +718,7 @@ class Engine:
                           np.where(ended, st.winner[S], -1).astype(np.int8),
                           np.where(ended, st.round_points[S], 0), st.scores[S].copy())
 
-    def settle(self, st: State, R: np.ndarray, on_over=None, ended=None) -> None:
+    def settle(self, st: State, R: np.ndarray, on_over=None, ended=None, dealt=None) -> None:
         """After ``R`` changed: take every forced move (a single legal action, SCENARIOS.md) until each
         game waits on a real choice, and refresh the masks of ``R``.
 
@@ -729,15 +731,21 @@ class Engine:
         passes settles both rounds.  The ended rows are gathered over two passes (or until nothing
         else is left) and given to ``on_over`` together: a deal costs about the same for few rows as
         for many.  ``ended``: rows whose round was already over, given to ``on_over`` with those the
-        first pass ends.
+        first pass ends.  ``dealt``: rows already dealt in this step; like those given to ``on_over``,
+        a round of theirs that ends now stays over (one finished round per game and step).
         """
         R = np.asarray(R, np.intp)
-        dealt = None  # (B,) bool: the rows given to on_over (or waiting from the start)
         waiting = None  # rows whose round ended, not yet given to on_over
         deal_parity = 1  # deal after passes 1, 3, 5...
+        if dealt is not None and dealt.size:  # (B,) bool: the rows dealt in this step or waiting for it
+            dealt, rows = np.zeros(st.batch_size, bool), dealt
+            dealt[rows] = True
+        else:
+            dealt = None
         if ended is not None and ended.size:
             waiting, deal_parity = ended, 0  # ...or 0, 2, 4... when rows wait from the start
-            dealt = np.zeros(st.batch_size, bool)
+            if dealt is None:
+                dealt = np.zeros(st.batch_size, bool)
             dealt[ended] = True
         for k in range(_MAX_FORCED_PASSES):
             if R.size == 0:
