@@ -1,4 +1,5 @@
-"""One game stepped with scalar operations: the AEC environment's fast path.
+"""One game stepped with scalar operations: the fast path of every game of one (the AEC environment,
+``VecGame(batch_size=1)``, the one-game learner env).
 
 ``Engine.step`` costs about the same for one game as for a hundred: each of its array operations has
 a fixed cost of about a microsecond, and a step makes a hundred of them.  An environment that plays one
