@@ -317,6 +317,13 @@ def test_search_probe_keeps_true_what_its_information_setting_names():
     assert (known_pile.hands[np.arange(64), me] == st.hands[np.arange(64), me]).all()
     assert (known_pile.hands.sum(1) == st.hands.sum(1)).all()  # the same cards among the hands
     assert (known_pile.hands != st.hands).any((1, 2)).mean() > 0.9
+    known_next = st.take(np.arange(64))  # --information next: the next seat's hand stays true
+    searcher.sample_worlds(known_next, me, hands="next", pile=True)
+    assert violations(game.engine, known_next) == []
+    nxt = (me + st.direction.astype(np.intp)) % 3
+    assert (known_next.hands[np.arange(64), nxt] == st.hands[np.arange(64), nxt]).all()
+    third = 3 - me - nxt  # the seat that is neither: its hand is dealt again
+    assert (known_next.hands[np.arange(64), third] != st.hands[np.arange(64), third]).any(1).mean() > 0.5
     voids = st.take(np.arange(64))  # --information voids: a seat that drew on red is dealt no red card
     other = (me + 1) % 3
     voids.drew_on[np.arange(64), other] = 0

@@ -21,8 +21,10 @@ heuristic bots by looking ahead with them.  ``--information`` says what the samp
   dealt no card of that colour, wilds excepted, as far as the unseen cards allow: what the bots' draws
   reveal.  It does not cheat.
 * ``hands`` (cheating): the other hands are the true ones, only the draw pile is shuffled again; it bounds
-  what any inference of the other hands could add.  ``pile`` (cheating): the pile's true order, the
-  hands dealt again.  ``perfect`` (``--perfect-information``, cheating): the true deal.
+  what any inference of the other hands could add.  ``next`` (cheating): only the next seat's hand (in
+  the direction of play) is the true one; what reading that hand alone could add.  ``pile``
+  (cheating): the pile's true order, the hands dealt again.  ``perfect`` (``--perfect-information``,
+  cheating): the true deal.
 
 One-sided decks only (in UNO Flip a seat cannot see its own backs).
 Prints one JSON line.
@@ -44,7 +46,7 @@ from uno_env.core.state import OVER, State
 # --information -> what sample_worlds deals again (the other hands, the pile) and whether around voids;
 # "perfect" deals nothing again
 REDEAL = {"seen": (True, True, False), "voids": (True, True, True), "hands": (False, True, False),
-          "pile": (True, False, False)}
+          "next": ("next", True, False), "pile": (True, False, False)}
 INFORMATION = (*REDEAL, "perfect")
 
 
@@ -75,7 +77,8 @@ class Searcher:
     def sample_worlds(self, st: State, me: np.ndarray, hands: bool = True, pile: bool = True,
                       voids: bool = False) -> None:
         """Deal again, in place, the cards that seat ``me[i]`` of world ``i`` has not seen: the other
-        seats' hands (``hands``) and the draw pile (``pile``); what is not dealt again stays true.
+        seats' hands (``hands``; ``"next"``: all but the next seat's) and the draw pile (``pile``); what
+        is not dealt again stays true.
         ``voids``: a seat that drew on colour c instead of playing (and has not played since) is dealt
         no card of colour c but wilds, as far as the unseen cards allow: a heuristic bot draws only when
         nothing fits or to keep a lone wild, and plays a drawn card that fits (penalty cards it took
@@ -85,7 +88,10 @@ class Searcher:
         ar = np.arange(n)
         other = np.ones((n, P), bool)
         other[ar, me] = False
-        other &= hands
+        if hands == "next":  # the next seat in the direction of play keeps its true hand
+            other[ar, (me + st.direction.astype(np.intp)) % P] = False
+        else:
+            other &= hands
         hand_n = st.hand_n.astype(np.int64) * other  # (n, P) sizes of the hands dealt again
         counts = (st.hands.astype(np.int64) * other[:, :, None]).sum(1)  # (n, K) cards dealt again per kind
         dn = st.draw_n.astype(np.int64) * pile

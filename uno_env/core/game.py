@@ -11,9 +11,10 @@
 
 A finished round is followed at once by the next deal (``autoreset=True``, the default), and a
 finished game by a new game, so a long loop measures throughput; a step reports at most one round
-per game, so a round that forced moves end at its very deal waits, over, for the next step.  With ``autoreset=False`` a finished
-game waits (``to_move`` is -1, the mask is empty) until ``next_round``/``new_game`` is called for it;
-the training environments use this to read final observations first.
+per game, so a round that forced moves end at its very deal waits, over, for the next step.  With
+``autoreset=False`` a finished game waits (``to_move`` is -1, the mask is empty) until
+``next_round``/``new_game`` is called for it; the training environments use this to read final
+observations first.
 """
 
 from __future__ import annotations
