@@ -152,6 +152,7 @@ def test_the_cli_reports_bad_arguments(argv, message, capsys):
      "was trained for observation size"),
     ("uno_env.soak", ["--presets", ","], "--presets must name presets among"),
     ("uno_env.soak", ["--batch", "0"], "--batch must be positive, got 0"),
+    ("uno_env.soak", ["--random-options", "-1"], "--random-options must be positive"),
 ])
 def test_the_scripts_report_bad_arguments_without_a_traceback(module, argv, message):
     out = subprocess.run([sys.executable, "-m", module, *argv], cwd=ROOT, capture_output=True, text=True)

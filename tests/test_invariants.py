@@ -43,3 +43,15 @@ def test_the_soak_script_plays_every_preset_and_player_count_without_a_violation
     settings = {(x["rules"], x["players"]) for x in lines if "rules" in x}
     assert len(settings) == 25 and all(x["rounds"] >= 50 for x in lines if "rules" in x)
     assert lines[-1]["total"] and lines[-1]["violations"] == 0 and lines[-1]["rounds"] >= 1250
+
+
+def test_the_soak_script_puts_random_rule_combinations_through_the_batched_loops():
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "uno_env.soak", "--random-options", "12", "--steps", "40",
+                          "--seed", "5"], capture_output=True, text=True, timeout=600)
+    lines = [json.loads(x) for x in out.stdout.splitlines() if x.strip()]
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    assert lines[-1]["total"] and lines[-1]["combinations"] == 12 and lines[-1]["failed"] == 0
