@@ -59,6 +59,9 @@ def soak(rules: str, players: int, rounds: int, batch: int, seed: int, mask_ever
             "seconds": round(time.perf_counter() - t0, 2)}
 
 
+_FIXED = ("deck", "flip_pairing", "flip_pairing_seed")  # what a preset's deck decides
+
+
 def _random_options(rnd: random.Random) -> tuple[str, int, dict]:
     """A preset, a player count and random options (each option drawn with probability 0.4)."""
     preset = rnd.choice(list(PRESETS))
@@ -77,9 +80,6 @@ def _random_options(rnd: random.Random) -> tuple[str, int, dict]:
         else:
             options[name] = rnd.randint(opt.lo, min(opt.hi, 6))
     return preset, rnd.choice([2, 3, 4, 5, 7, 10]), options
-
-
-_FIXED = ("deck", "flip_pairing", "flip_pairing_seed")  # what a preset's deck decides
 
 
 def _loops(rules: str, players: int, options: dict, seed: int, steps: int) -> str | None:

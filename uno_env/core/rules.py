@@ -657,7 +657,7 @@ class Engine:
                 getattr(out, name)[late] = arr
             self.next_rounds(st, over, settle=False)
 
-        self.settle(st, R, on_over=deal_on, ended=ended, dealt=dealt)
+        self.settle(st, R, on_over=deal_on, ended=ended, already_dealt=dealt)
 
     def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
         """Apply ``actions`` in the games ``R`` only (all in play); the result covers those rows."""
@@ -718,7 +718,7 @@ class Engine:
                           np.where(ended, st.winner[S], -1).astype(np.int8),
                           np.where(ended, st.round_points[S], 0), st.scores[S].copy())
 
-    def settle(self, st: State, R: np.ndarray, on_over=None, ended=None, dealt=None) -> None:
+    def settle(self, st: State, R: np.ndarray, on_over=None, ended=None, already_dealt=None) -> None:
         """After ``R`` changed: take every forced move (a single legal action, SCENARIOS.md) until each
         game waits on a real choice, and refresh the masks of ``R``.
 
@@ -731,17 +731,16 @@ class Engine:
         passes settles both rounds.  The ended rows are gathered over two passes (or until nothing
         else is left) and given to ``on_over`` together: a deal costs about the same for few rows as
         for many.  ``ended``: rows whose round was already over, given to ``on_over`` with those the
-        first pass ends.  ``dealt``: rows already dealt in this step; like those given to ``on_over``,
+        first pass ends.  ``already_dealt``: rows dealt in this step; like those given to ``on_over``,
         a round of theirs that ends now stays over (one finished round per game and step).
         """
         R = np.asarray(R, np.intp)
         waiting = None  # rows whose round ended, not yet given to on_over
         deal_parity = 1  # deal after passes 1, 3, 5...
-        if dealt is not None and dealt.size:  # (B,) bool: the rows dealt in this step or waiting for it
-            dealt, rows = np.zeros(st.batch_size, bool), dealt
-            dealt[rows] = True
-        else:
-            dealt = None
+        dealt = None  # (B,) bool: the rows dealt in this step, given to on_over or waiting for it
+        if already_dealt is not None and already_dealt.size:
+            dealt = np.zeros(st.batch_size, bool)
+            dealt[already_dealt] = True
         if ended is not None and ended.size:
             waiting, deal_parity = ended, 0  # ...or 0, 2, 4... when rows wait from the start
             if dealt is None:
