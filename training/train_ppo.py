@@ -25,6 +25,11 @@ With ``--bc-decisions N`` the policy is first warm-started by behaviour cloning:
 for N decisions; the policy is fitted to its choices (masked cross-entropy) and the value head to the
 discounted outcomes, then MaskablePPO trains as usual.
 
+With ``--privileged-critic`` the value net also reads what the learner may not see (the other hands
+and the next draws), the actor only the learner's own observation (``training/privileged.py``); the
+exported agent is the actor alone.  ``--init-actor AGENT`` starts the actor from an exported agent and
+``--critic-warmup N`` fits the value net alone on N of its decisions before PPO starts.
+
 With ``--league N`` a frozen snapshot of the learner joins the opponents every ``--league-every``
 steps (the last N snapshots are kept), a self-play league next to the scripted bots.
 """
@@ -75,6 +80,13 @@ class Args:
     bc_teacher: str = field(default="heuristic", metadata={"help": "agent imitated by the warm start"})
     bc_epochs: int = field(default=10, metadata={"help": "passes over the cloned decisions"})
     bc_learning_rate: float = field(default=1e-3, metadata={"help": "Adam learning rate of the warm start"})
+    privileged_critic: bool = field(default=False, metadata={
+        "help": "the value net also reads the hidden state (other hands, next draws); the actor does not "
+                "(training/privileged.py)"})
+    init_actor: str = field(default="", metadata={"help": "start the actor from this agent (name or path; same "
+                                                         "--net-arch), e.g. ppo-standard_en-4p"})
+    critic_warmup: int = field(default=0, metadata={"help": "before PPO, fit the value net alone on this many "
+                                                          "decisions of the initial actor (0: off)"})
     league: int = field(default=0, metadata={"help": "self-play snapshots kept among the opponents (0: off)"})
     league_every: int = field(default=250_000, metadata={"help": "steps between self-play snapshots"})
     resume: bool = field(default=False, metadata={
@@ -92,7 +104,7 @@ class Args:
                      "checkpoint_every", "league_every", "bc_epochs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
-        for name in ("eval_every", "bc_decisions", "league", "torch_threads"):
+        for name in ("eval_every", "bc_decisions", "league", "torch_threads", "critic_warmup"):
             if getattr(self, name) < 0:
                 raise ValueError(f"--{name.replace('_', '-')} must be 0 (off) or positive, got {getattr(self, name)}")
         if not 2 <= self.players <= 10:
@@ -100,6 +112,8 @@ class Args:
         if self.episode not in ("round", "game"):
             raise ValueError(f"--episode must be 'round' or 'game', got {self.episode!r}")
         parse_net_arch(self.net_arch)
+        if self.bc_decisions and self.init_actor:
+            raise ValueError("--bc-decisions and --init-actor both set the initial actor; give one of them")
 
     @property
     def name(self) -> str:
@@ -185,6 +199,7 @@ def make_callback(args: Args, run: Path, env, eval_game):
 
     from agents.policy import PolicyAgent
     from training.evaluate import play_match
+    from training.privileged import actor_only
 
     class Periodic(BaseCallback):
         """Checkpoints, evaluations against the bots, and self-play snapshots, every N steps."""
@@ -216,14 +231,17 @@ def make_callback(args: Args, run: Path, env, eval_game):
 
         def add_snapshot(self, t: int) -> None:
             import copy
-            frozen = PolicyAgent(copy.deepcopy(self.model.policy).to("cpu"), name=f"self@{t}", deterministic=False)
+            policy = actor_only(self.model.policy)  # a copy already for a privileged critic's actor
+            if policy is self.model.policy:
+                policy = copy.deepcopy(policy).to("cpu")
+            frozen = PolicyAgent(policy, name=f"self@{t}", deterministic=False)
             self.snapshots = (self.snapshots + [frozen])[-args.league:]
             env.set_opponents(bots + self.snapshots)
 
     bots = [n.strip() for n in args.opponents.split(",") if n.strip()]
 
     def evaluate_now(model, t: int) -> None:
-        agent = PolicyAgent(model.policy, name="learner")
+        agent = PolicyAgent(actor_only(model.policy), name="learner")
         line = {"step": int(t), "time": time.time()}
         for bot in [b.strip() for b in args.eval_bots.split(",") if b.strip()]:
             res = play_match([agent, bot], args.rules, args.players, args.eval_games, seed=10_000 + t % 9973,
@@ -241,18 +259,19 @@ def make_callback(args: Args, run: Path, env, eval_game):
     return Periodic()
 
 
-def behaviour_clone(model, args: Args, opponents: list[str]) -> dict:
-    """Warm start: fit ``model.policy`` to ``args.bc_teacher``'s decisions in the learner seat."""
+def collect_decisions(agent, args: Args, opponents: list[str], decisions: int, seed: int, rng=None) -> dict:
+    """``agent`` plays the learner seat against ``opponents`` for about ``decisions`` decisions: the
+    learner's observations (with the hidden state under ``--privileged-critic``; ``agent`` sees only
+    its own view), masks, actions and discounted outcomes, of the episodes that finished.  ``rng`` is
+    passed to ``agent.act`` (a sampling agent's choices)."""
     import torch
 
-    import agents
     from uno_env.learner import LearnerGames
 
-    games = LearnerGames(args.rules, args.players, args.n_envs, opponents, seed=args.seed + 777,
-                         episode=args.episode)
-    teacher = agents.load(args.bc_teacher, game=games.game, seed=args.seed)
-    steps = max(1, args.bc_decisions // args.n_envs)
-    n, A, O = args.n_envs, games.num_actions, games.observation_size
+    games = LearnerGames(args.rules, args.players, args.n_envs, opponents, seed=seed, episode=args.episode,
+                         privileged=args.privileged_critic)
+    steps = max(1, decisions // args.n_envs)
+    n, A, O, pub = args.n_envs, games.num_actions, games.observation_size, games.public_size
     obs = np.zeros((steps, n, O), np.float32)
     masks = np.zeros((steps, n, A), bool)
     acts = np.zeros((steps, n), np.int64)
@@ -260,7 +279,7 @@ def behaviour_clone(model, args: Args, opponents: list[str]) -> dict:
     dones = np.zeros((steps, n), bool)
     for t in range(steps):
         obs[t], masks[t] = games.observe(), games.action_masks()
-        acts[t] = teacher.act(obs[t], masks[t])
+        acts[t] = agent.act(obs[t][:, :pub], masks[t], rng)
         out = games.step(acts[t])
         rewards[t], dones[t] = out["reward"], out["terminated"] | out["truncated"]
         games.restart(np.flatnonzero(dones[t]))
@@ -272,29 +291,75 @@ def behaviour_clone(model, args: Args, opponents: list[str]) -> dict:
         run = np.where(dones[t], rewards[t], args.gamma * run)
         known |= dones[t]
         returns[t], keep[t] = run, known
-    X, M, Y, R = (torch.as_tensor(a[keep]) for a in (obs, masks, acts, returns))
+    return dict(zip("XMYR", (torch.as_tensor(a[keep]) for a in (obs, masks, acts, returns))))
+
+
+def fit(model, data: dict, args: Args, epochs: int, policy_loss: bool) -> None:
+    """Fit the value head to the outcomes in ``data`` and, with ``policy_loss``, the policy to its
+    actions (masked cross-entropy); without it only the critic's weights move."""
+    import torch
+
+    from training.privileged import value_parameters
+
     policy = model.policy
-    optim = torch.optim.Adam(policy.parameters(), lr=args.bc_learning_rate)
+    params = policy.parameters() if policy_loss else value_parameters(policy)
+    optim = torch.optim.Adam(params, lr=args.bc_learning_rate)
+    X, M, Y, R = data["X"], data["M"], data["Y"], data["R"]
     policy.set_training_mode(True)
-    batch = args.batch_size
-    for _ in range(args.bc_epochs):
+    for _ in range(epochs):
         perm = torch.randperm(len(X))
-        for i in range(0, len(X), batch):
-            j = perm[i:i + batch]
+        for i in range(0, len(X), args.batch_size):
+            j = perm[i:i + args.batch_size]
             values, log_prob, _ = policy.evaluate_actions(X[j], Y[j], action_masks=M[j].numpy())
-            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), R[j])
+            loss = 0.5 * torch.nn.functional.mse_loss(values.flatten(), R[j])
+            if policy_loss:
+                loss = loss - log_prob.mean()
             optim.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             optim.step()
     policy.set_training_mode(False)
+
+
+def behaviour_clone(model, args: Args, opponents: list[str]) -> dict:
+    """Warm start: fit ``model.policy`` to ``args.bc_teacher``'s decisions in the learner seat."""
+    import torch
+
+    import agents
+    from uno_env import VecGame
+
+    teacher = agents.load(args.bc_teacher, game=VecGame(args.rules, args.players), seed=args.seed)
+    data = collect_decisions(teacher, args, opponents, args.bc_decisions, seed=args.seed + 777)
+    fit(model, data, args, args.bc_epochs, policy_loss=True)
+    X, M, Y = data["X"], data["M"], data["Y"]
     with torch.no_grad():  # agreement on a sample of the decisions (deterministic choice)
         k = torch.randperm(len(X))[:20000]
-        pred = policy.get_distribution(X[k], action_masks=M[k].numpy()).distribution.probs.argmax(1)
+        pred = model.policy.get_distribution(X[k], action_masks=M[k].numpy()).distribution.probs.argmax(1)
     agree = float((pred == Y[k]).float().mean())
-    print(f"behaviour cloning: {int(keep.sum())} decisions of {args.bc_teacher}, {args.bc_epochs} epochs, "
+    print(f"behaviour cloning: {len(X)} decisions of {args.bc_teacher}, {args.bc_epochs} epochs, "
           f"agreement {agree:.1%}", flush=True)
-    return {"decisions": int(keep.sum()), "agreement": agree}
+    return {"decisions": len(X), "agreement": agree}
+
+
+def warm_up_critic(model, args: Args, opponents: list[str]) -> dict:
+    """Fit the value net alone on ``args.critic_warmup`` decisions of the initial actor (sampled, as PPO
+    samples), so that PPO's first advantages do not come from an untrained critic."""
+    import torch
+
+    from agents.policy import PolicyAgent
+    from training.privileged import actor_only
+
+    actor = PolicyAgent(actor_only(model.policy), deterministic=False)
+    data = collect_decisions(actor, args, opponents, args.critic_warmup, seed=args.seed + 555,
+                             rng=np.random.default_rng(args.seed + 555))
+    before = float(((data["R"] - data["R"].mean()) ** 2).mean())
+    fit(model, data, args, args.bc_epochs, policy_loss=False)
+    with torch.no_grad():
+        v = model.policy.predict_values(data["X"]).flatten()
+    mse = float(((v - data["R"]) ** 2).mean())
+    print(f"critic warm-up: {len(data['X'])} decisions, {args.bc_epochs} epochs, value error {mse:.3f} "
+          f"against {before:.3f} for the mean (explained variance {1 - mse / before:.1%})", flush=True)
+    return {"decisions": len(data["X"]), "value_mse": mse, "outcome_variance": before}
 
 
 def check_bots(args: Args) -> None:
@@ -317,6 +382,7 @@ def train(args: Args) -> Path:
     from stable_baselines3.common.logger import configure
 
     from agents.policy import PolicyAgent
+    from training.privileged import PrivilegedCriticPolicy, actor_only, load_actor
     from uno_env.sb3 import UnoVecEnv
 
     args.validate()
@@ -326,7 +392,7 @@ def train(args: Args) -> Path:
         if not cfg_path.exists():
             raise CheckpointError(f"--resume: no run at {run} (missing config.json)")
         saved = json.loads(cfg_path.read_text())
-        for key in ("rules", "players", "opponents", "episode", "net_arch", "n_envs"):
+        for key in ("rules", "players", "opponents", "episode", "net_arch", "n_envs", "privileged_critic"):
             if saved.get(key) != getattr(args, key):
                 raise CheckpointError(f"--resume: run {run} was started with {key}={saved.get(key)!r}, "
                                       f"not {getattr(args, key)!r}")
@@ -341,7 +407,8 @@ def train(args: Args) -> Path:
         torch.set_num_threads(args.torch_threads)
     opponents = [n.strip() for n in args.opponents.split(",") if n.strip()]
     check_bots(args)
-    env = UnoVecEnv(args.rules, args.players, args.n_envs, opponents, seed=args.seed, episode=args.episode)
+    env = UnoVecEnv(args.rules, args.players, args.n_envs, opponents, seed=args.seed, episode=args.episode,
+                    privileged=args.privileged_critic)
     env.seed(args.seed)
     if args.resume:
         model = load_checkpoint(run / "checkpoints" / "latest.zip", env, args.device)
@@ -351,12 +418,20 @@ def train(args: Args) -> Path:
             print("resuming with " + ", ".join(f"{k}={v!r} (was {w!r})" for k, (v, w) in changed.items()), flush=True)
     else:
         arch = parse_net_arch(args.net_arch)
-        model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,
+        policy, kwargs = "MlpPolicy", {"net_arch": arch}
+        if args.privileged_critic:
+            policy, kwargs = PrivilegedCriticPolicy, {**kwargs, "public_dim": env.games.public_size}
+        model = MaskablePPO(policy, env, n_steps=args.n_steps, batch_size=args.batch_size,
                             n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
                             gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, clip_range=args.clip_range,
-                            policy_kwargs={"net_arch": arch}, seed=args.seed, device=args.device, verbose=0)
+                            policy_kwargs=kwargs, seed=args.seed, device=args.device, verbose=0)
+        if args.init_actor:
+            import agents
+            load_actor(model.policy, agents.load(args.init_actor, game=env.games.game).policy)
         if args.bc_decisions:
             (run / "bc.json").write_text(json.dumps(behaviour_clone(model, args, opponents)))
+        if args.critic_warmup:
+            (run / "critic_warmup.json").write_text(json.dumps(warm_up_critic(model, args, opponents)))
     model.set_logger(configure(str(run / "tb"), ["tensorboard", "csv"]))
     callback = make_callback(args, run, env, None)
     remaining = args.total_steps - model.num_timesteps
@@ -367,7 +442,9 @@ def train(args: Args) -> Path:
     save_atomic(model, run / "checkpoints" / "latest.zip")
     model.save(str(run / "model.zip"))
     game = env.games.game
-    PolicyAgent(model.policy, name=args.name).export(run / "agent", game, extra={
+    extra = {"critic": "privileged (reads the hidden state; not exported, the actor alone is)"} \
+        if args.privileged_critic else {}
+    PolicyAgent(actor_only(model.policy), name=args.name).export(run / "agent", game, extra={**extra,
         "trained_steps": int(model.num_timesteps), "train_seconds_this_session": round(seconds, 1),
         "command": "python -m training.train_ppo " + " ".join(sys.argv[1:]) if sys.argv[1:] else "",
         "args": dataclasses.asdict(args)})

@@ -12,6 +12,10 @@ asked again or the episode ends.
   are agents like any other (``agents.PolicyAgent``).
 * A round that ends before the learner is asked anything is dealt again (counted in
   ``rounds_without_learner``).
+* ``privileged=True`` appends to the learner's observation what it may not see
+  (``Observer.privileged``: the other hands and the next cards of the draw pile), for a critic trained
+  with privileged information (``training.privileged``); the first ``public_size`` entries stay the
+  seat's own observation, which is all an actor may read.  Opponents always get their own view.
 """
 
 from __future__ import annotations
@@ -62,17 +66,22 @@ class LearnerGames:
         opponents: agent(s) or agent name(s) for the other seats.
         seed: seed of the games (game ``i`` gets ``seed + i``) and of the seat draws.
         episode: ``"round"`` (reward +1/-1 for the round) or ``"game"`` (+1/-1 at the game's end).
+        privileged: append the hidden state to the learner's observations (see the module docstring).
     """
 
     def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 1, opponents="random",
-                 seed: int | None = None, episode: str = "round", **options):
+                 seed: int | None = None, episode: str = "round", privileged: bool = False, **options):
         if episode not in ("round", "game"):
             raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.game = VecGame(rules, num_players, batch_size=num_envs, seed=seed, autoreset=False, **options)
         self.num_envs, self.P, self.episode = num_envs, self.game.num_players, episode
-        self.num_actions, self.observation_size = self.game.num_actions, self.game.observation_size
+        if not isinstance(privileged, bool):
+            raise ValueError(f"privileged must be True or False, got {privileged!r}")
+        self.privileged = privileged
+        self.num_actions, self.public_size = self.game.num_actions, self.game.observation_size
+        self.observation_size = self.public_size + (self.game.observer.privileged_size() if privileged else 0)
         self.rng = np.random.default_rng(seed)
         self.opponents = resolve_agents(opponents, self.game, seed)
         self.pool_size = len(self.opponents)  # new episodes draw from opponents[:pool_size]
@@ -156,8 +165,24 @@ class LearnerGames:
 
     # ------------------------------------------------------------------ learner API
     def observe(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """``(n, observation_size) float32`` the learner's observations (and the hidden state appended,
+        with ``privileged``)."""
         rows = np.arange(self.num_envs) if rows is None else rows
-        return self._observe(rows, self.learner[rows])
+        seats = self.learner[rows]
+        obs = self._observe(rows, seats)
+        if not self.privileged:
+            return obs
+        return np.concatenate([obs, self.game.observer.privileged(self.game.state, rows, seats)], axis=1)
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) float32 bounds of ``observe``'s entries (for a Gymnasium ``Box``)."""
+        low, high = self.game.observer.bounds()
+        if not self.privileged:
+            return low, high
+        hand = self.game.observer.slots["hand"]
+        extra_high = np.ones(self.observation_size - self.public_size, np.float32)
+        extra_high[:(self.P - 1) * hand.size] = np.tile(high[hand.start:hand.stop], self.P - 1)
+        return (np.concatenate([low, np.zeros_like(extra_high)]), np.concatenate([high, extra_high]))
 
     def action_masks(self) -> np.ndarray:
         """``(B, A) bool`` the learner's legal actions in each game."""

@@ -38,8 +38,8 @@ class UnoVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 16, opponents="random",
-                 seed: int | None = None, episode: str = "round", **options):
-        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, **options)
+                 seed: int | None = None, episode: str = "round", privileged: bool = False, **options):
+        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, privileged, **options)
         self.num_envs = num_envs
         self.single_observation_space = self._single_observation_space()
         self.single_action_space = spaces.Discrete(self.games.num_actions)
@@ -48,7 +48,7 @@ class UnoVectorEnv(VectorEnv):
         self._waiting = np.zeros(num_envs, bool)  # episode ended last step; restart on this step
 
     def _single_observation_space(self) -> spaces.Space:
-        low, high = self.games.game.observer.bounds()
+        low, high = self.games.bounds()
         return spaces.Box(low, high, dtype=np.float32)
 
     def _outputs(self) -> tuple:

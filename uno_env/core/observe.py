@@ -20,6 +20,8 @@ import numpy as np
 from .cards import NUM_COLOR_STATES
 from .state import DRAWN, PHASE_NAMES, State
 
+PRIVILEGED_DRAWS = 4  # draw-pile cards in ``Observer.privileged`` (the next draws decide much of a round)
+
 # (name, size, meaning): the observation layout, in order.
 SLOTS = (
     ("seat", "P", "one-hot: the observer's absolute seat"),
@@ -193,6 +195,39 @@ class Observer:
             if dn:
                 o[S["draw_top_back"] + e.KF[1 - side, st.draw.item(0, dn - 1)]] = 1
         return o
+
+    def privileged_size(self, draws: int = PRIVILEGED_DRAWS) -> int:
+        """Length of ``privileged``'s vectors: the other hands, then ``draws`` cards of the draw pile."""
+        return (self.e.P - 1 + draws) * self.e.F
+
+    def privileged(self, st: State, R: np.ndarray, seats: np.ndarray, draws: int = PRIVILEGED_DRAWS) -> np.ndarray:
+        """``(n, privileged_size(draws)) float32``: what ``seats`` may *not* see (RULES.md 1.10).
+
+        Not an observation. It is for critics trained with privileged information (an asymmetric
+        actor-critic; ``training.privileged``): a value function may read the hidden state, since the
+        policy gradient stays unbiased for any baseline of the full state, while the actor must not.
+        Laid out as copies of each active face in the hand of each other seat (relative seats 1 to
+        P-1, as in ``hand``), then a one-hot active face for each of the next ``draws`` cards of the
+        draw pile, top first (zeros past its end).
+        """
+        e = self.e
+        R = np.asarray(R, np.intp)
+        seats = np.asarray(seats, np.intp)
+        n, P, F = len(R), e.P, e.F
+        side = st.side[R].astype(np.intp)
+        rel = (seats[:, None] + np.arange(1, P)[None, :]) % P  # (n, P-1) absolute seats
+        others = st.hands[R[:, None], rel].reshape(n * (P - 1), e.K)
+        out = np.zeros((n, (P - 1 + draws) * F), np.float32)
+        out[:, :(P - 1) * F] = self._faces(others, np.repeat(side, P - 1)).reshape(n, -1)
+        if draws:
+            dn = st.draw_n[R].astype(np.intp)
+            j = np.arange(draws)[None, :]
+            pos = dn[:, None] - 1 - j  # (n, draws): positions from the top, < 0 past the pile's end
+            kind = st.draw[R[:, None], np.maximum(pos, 0)].astype(np.intp)
+            face = e.KF[side[:, None], kind] if e.two_sided else kind
+            i, k = np.nonzero(pos >= 0)
+            out[i, (P - 1 + k) * F + face[i, k]] = 1.0
+        return out
 
     def observe(self, st: State, R: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """``(n, size) float32`` observations of ``seats`` in games ``R``."""
