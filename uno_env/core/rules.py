@@ -221,6 +221,7 @@ class Engine:
         self.N_CHOOSE = np.bincount(self.CHOOSE_SIDE, minlength=2).astype(np.int16)  # per side
         self.log: list | None = None  # when a list: (row, seat, action) of every action applied
         self.pass_log: list | None = None  # when a list: (pass, rows, perf_counter()) as each settle pass starts
+        self._later: list | None = None  # inside ``apply``: the penalties waiting to be drawn (``_penalize``)
 
     def _build_tables(self) -> None:
         c, F, K = self.config, self.F, self.K
@@ -988,12 +989,19 @@ class Engine:
         present = np.bincount(kind, minlength=9).tolist()
         S = _sel(R)
         st.turns[S] += self.A_COUNTED[a]
-        for k, handler in ((PLAY, self._play), (DRAW, self._draw_action), (KEEP, self._keep),
-                           (PASS, self._pass), (CHALLENGE, self._challenge), (ACCEPT, self._take_penalty),
-                           (UNO, self._uno), (CATCH, self._catch), (CHOOSE, self._choose)):
-            if present[k]:
-                sel = _flat(kind == k) if present[k] < len(R) else slice(None)
-                handler(st, R[sel], a[sel])
+        self._later = []  # the handlers' penalties are drawn together, below
+        try:
+            for k, handler in ((PLAY, self._play), (DRAW, self._draw_action), (KEEP, self._keep),
+                               (PASS, self._pass), (CHALLENGE, self._challenge), (ACCEPT, self._take_penalty),
+                               (UNO, self._uno), (CATCH, self._catch), (CHOOSE, self._choose)):
+                if present[k]:
+                    sel = _flat(kind == k) if present[k] < len(R) else slice(None)
+                    handler(st, R[sel], a[sel])
+            later = self._later
+        finally:
+            self._later = None
+        if later:
+            self._draw_penalties(st, later)
         st.declared[S] &= self.A_KEEPS_DECLARED[a]
         turns = st.turns[S]
         if turns.size and turns.max() >= self.config.max_turns_per_round:  # E3: blocked, reported truncated
@@ -1023,8 +1031,8 @@ class Engine:
 
     def _catch(self, st: State, R, a) -> None:
         t = self.A_TARGET[a].astype(np.intp)
-        self._draw(st, R, t, np.full(len(R), self.config.uno_penalty))
         st.vulnerable[R, t] = False
+        self._penalize(st, R, t, np.full(len(R), self.config.uno_penalty, np.int64), np.zeros(len(R), bool), 0)
 
     def _choose(self, st: State, R, a) -> None:
         st.color[R] = self.A_COLOR[a]
@@ -1061,7 +1069,12 @@ class Engine:
             if R.size == 0:
                 return
         actor = st.actor[R].astype(np.intp)
-        got, kind = self._draw(st, R, actor, np.ones(len(R), np.int64))
+        self._penalize(st, R, actor, np.ones(len(R), np.int64), np.zeros(len(R), bool), 0,
+                       lambda got, kind: self._after_draw(st, R, actor, got, kind))
+
+    def _after_draw(self, st: State, R, actor, got, kind) -> None:
+        """A seat drew one card in its turn (``got``: 0 or 1, ``kind``: the card): it may play it, or the
+        turn passes; with nothing left to draw a full cycle of passes blocks the round."""
         st.drew_on[R, actor] = st.color[R]  # public: it drew (or passed) on this colour
         self._close_windows(st, R, actor, discard=False)
         none = got == 0
@@ -1092,12 +1105,14 @@ class Engine:
         st.challengeable[R] = False  # settled: a reshuffle now keeps only the top card (E26)
         if not self.config.last_card_draw_applies:
             n, until = np.where(out, 0, n), until & ~out
-        self._penalize(st, R, victim, n, until, 0)
-        self._clear_pending(st, R)
-        self._close_windows(st, R, victim, discard=False)
-        self._after_penalty(st, R, victim, out)
-        if self.config.stacking == "none":  # RULES.md 1.7: the victim drew at once; now the card is open
-            self._offer_jump_in(st, R, exclude_origin=True)  # to jump-ins, counted from the jumper (1.8)
+
+        def then(*_) -> None:
+            self._clear_pending(st, R)
+            self._close_windows(st, R, victim, discard=False)
+            self._after_penalty(st, R, victim, out)
+            if self.config.stacking == "none":  # RULES.md 1.7: the victim drew at once; now the card is open
+                self._offer_jump_in(st, R, exclude_origin=True)  # to jump-ins, counted from the jumper (1.8)
+        self._penalize(st, R, victim, n, until, 0, then)
 
     def _after_penalty(self, st: State, R, victim, out) -> None:
         Rr, v = R, victim
@@ -1128,19 +1143,25 @@ class Engine:
                 st.hand_n[Rg, og] += 1
                 st.color[Rg] = st.prev_color[Rg]
                 st.vulnerable[Rg, og] = False
-                self._penalize(st, Rg, og, 2 + st.prev_pending[Rg].astype(np.int64),
-                               np.zeros(len(Rg), bool), 0)
+                n, until = 2 + st.prev_pending[Rg].astype(np.int64), np.zeros(len(Rg), bool)
             else:  # offender_suffers: the offender draws the penalty; the victim plays normally
-                self._penalize(st, Rg, og, st.pending[Rg].astype(np.int64), st.pending_color[Rg], 0)
-            self._clear_pending(st, Rg)
-            self._goto(st, Rg, victim[gi], TURN)
+                n, until = st.pending[Rg].astype(np.int64), st.pending_color[Rg]
+            vg = victim[gi]
+
+            def guilty_then(*_) -> None:
+                self._clear_pending(st, Rg)
+                self._goto(st, Rg, vg, TURN)
+            self._penalize(st, Rg, og, n, until, 0, guilty_then)
         ii = _flat(~g)
         if ii.size:  # innocent: the challenger draws the penalty plus challenge_extra
-            Ri = R[ii]
-            self._penalize(st, Ri, victim[ii], st.pending[Ri].astype(np.int64), st.pending_color[Ri],
-                           c.challenge_extra)
-            self._clear_pending(st, Ri)
-            self._after_penalty(st, Ri, victim[ii], st.hand_n[Ri, off[ii]] == 0)
+            Ri, vi = R[ii], victim[ii]
+            out = st.hand_n[Ri, off[ii]] == 0  # the offender's hand: the challenger's draw leaves it
+
+            def innocent_then(*_) -> None:
+                self._clear_pending(st, Ri)
+                self._after_penalty(st, Ri, vi, out)
+            self._penalize(st, Ri, vi, st.pending[Ri].astype(np.int64), st.pending_color[Ri], c.challenge_extra,
+                           innocent_then)
 
     def _clear_pending(self, st: State, R) -> None:
         st.pending[R] = 0
@@ -1245,13 +1266,16 @@ class Engine:
                 st.challengeable[R[o]] = False
             defer = st.challengeable[R[o]]  # E8: the challenge resolves before the round ends
             last_draw = self.F_IS_DRAW[face[o]] & ~defer & c.last_card_draw_applies
-            ld = o[last_draw]
-            if ld.size:  # RULES.md 1.9: the next seat still draws (E9, E10: no stacking)
-                self._penalize(st, R[ld], nseat[ld], st.pending[R[ld]].astype(np.int64),
-                               st.pending_color[R[ld]], 0)
-                self._clear_pending(st, R[ld])
-            fin = o[~defer]
+            fin = o[~defer & ~last_draw]
             self._finish(st, R[fin], actor[fin])
+            ld = o[last_draw]
+            if ld.size:  # RULES.md 1.9: the next seat still draws (E9, E10: no stacking), then the round ends
+                Rd, ad = R[ld], actor[ld]
+
+                def then(*_) -> None:
+                    self._clear_pending(st, Rd)
+                    self._finish(st, Rd, ad)
+                self._penalize(st, Rd, nseat[ld], st.pending[Rd].astype(np.int64), st.pending_color[Rd], 0, then)
             live[o[defer]] = True  # the victim answers the challengeable card first
             L = _flat(live)
             if L.size == 0:
@@ -1390,16 +1414,55 @@ class Engine:
         st.actor[R] = seat
         st.phase[R] = phase
 
-    def _penalize(self, st: State, R, seats, n, until, extra) -> None:
-        """Seats draw ``n`` cards, or (``until``) until a card of the active colour, then ``extra``."""
+    def _penalize(self, st: State, R, seats, n, until, extra, then=None) -> None:
+        """Seats draw ``n`` cards, or (``until``) until a card of the active colour, then ``extra``;
+        then ``then(got, last)``: what follows the draw in those games (``_draw``'s result for the
+        ``n`` cards).
+
+        Inside ``apply`` the draw waits, and the handlers' draws are made in one pass after them
+        (``_draw_penalties``): each game takes one action, so their rows are distinct games, and each
+        game still draws, and runs ``then``, in the order of its own moves."""
+        if self._later is not None:
+            self._later.append((R, seats, n, until, np.full(len(R), extra, np.int64), then))
+            return
+        got, last = self._draw_penalty(st, R, seats, n, until, extra)
+        if then is not None:
+            then(got, last)
+
+    def _draw_penalty(self, st: State, R, seats, n, until, extra) -> tuple[np.ndarray, np.ndarray]:
+        """``_penalize``'s draw (``extra``: a number, or one per row); returns ``_draw``'s result for
+        the rows that draw a number of cards (0 and -1 for the others)."""
         fixed = np.where(until, 0, n + extra)
         if np.count_nonzero(fixed):
-            self._draw(st, R, seats, fixed)
+            got, last = self._draw(st, R, seats, fixed)
+        else:
+            got, last = np.zeros(len(R), np.int64), np.full(len(R), -1, np.intp)
         u = _flat(until)
         if u.size:
             self._draw_until_color(st, R[u], seats[u])
-            if extra:
-                self._draw(st, R[u], seats[u], np.full(u.size, extra))
+            ex = np.broadcast_to(extra, R.shape)[u]
+            e = _flat(ex > 0)
+            if e.size:
+                self._draw(st, R[u[e]], seats[u[e]], ex[e])
+        return got, last
+
+    def _draw_penalties(self, st: State, later: list) -> None:
+        """The penalties ``apply``'s handlers queued: one draw for all of them (their games are
+        distinct), then what follows each."""
+        if len(later) == 1:
+            R, seats, n, until, extra, then = later[0]
+            got, last = self._draw_penalty(st, R, seats, n, until, extra)
+            if then is not None:
+                then(got, last)
+            return
+        R, seats, n, until, extra = (np.concatenate([x[i] for x in later]) for i in range(5))
+        got, last = self._draw_penalty(st, R, seats, n, until, extra)
+        start = 0
+        for x in later:
+            stop = start + len(x[0])
+            if x[5] is not None:
+                x[5](got[start:stop], last[start:stop])
+            start = stop
 
     def _draw(self, st: State, R, seats, counts) -> tuple[np.ndarray, np.ndarray]:
         """Seats draw ``counts`` cards, reshuffling when the pile runs out (RULES.md 1.4, E1, E4).
