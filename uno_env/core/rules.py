@@ -221,7 +221,7 @@ class Engine:
         self.N_CHOOSE = np.bincount(self.CHOOSE_SIDE, minlength=2).astype(np.int16)  # per side
         self.log: list | None = None  # when a list: (row, seat, action) of every action applied
         self.pass_log: list | None = None  # when a list: (pass, rows, perf_counter()) as each settle pass starts
-        self._later: list | None = None  # inside ``apply``: the penalties waiting to be drawn (``_penalize``)
+        self._later: list | None = None  # inside ``apply``: the draws waiting (``_take_cards``)
 
     def _build_tables(self) -> None:
         c, F, K = self.config, self.F, self.K
@@ -1001,7 +1001,7 @@ class Engine:
         finally:
             self._later = None
         if later:
-            self._draw_penalties(st, later)
+            self._take_queued_cards(st, later)
         st.declared[S] &= self.A_KEEPS_DECLARED[a]
         turns = st.turns[S]
         if turns.size and turns.max() >= self.config.max_turns_per_round:  # E3: blocked, reported truncated
@@ -1032,7 +1032,7 @@ class Engine:
     def _catch(self, st: State, R, a) -> None:
         t = self.A_TARGET[a].astype(np.intp)
         st.vulnerable[R, t] = False
-        self._penalize(st, R, t, np.full(len(R), self.config.uno_penalty, np.int64), np.zeros(len(R), bool), 0)
+        self._take_cards(st, R, t, np.full(len(R), self.config.uno_penalty, np.int64), np.zeros(len(R), bool), 0)
 
     def _choose(self, st: State, R, a) -> None:
         st.color[R] = self.A_COLOR[a]
@@ -1069,7 +1069,7 @@ class Engine:
             if R.size == 0:
                 return
         actor = st.actor[R].astype(np.intp)
-        self._penalize(st, R, actor, np.ones(len(R), np.int64), np.zeros(len(R), bool), 0,
+        self._take_cards(st, R, actor, np.ones(len(R), np.int64), np.zeros(len(R), bool), 0,
                        lambda got, kind: self._after_draw(st, R, actor, got, kind))
 
     def _after_draw(self, st: State, R, actor, got, kind) -> None:
@@ -1112,7 +1112,7 @@ class Engine:
             self._after_penalty(st, R, victim, out)
             if self.config.stacking == "none":  # RULES.md 1.7: the victim drew at once; now the card is open
                 self._offer_jump_in(st, R, exclude_origin=True)  # to jump-ins, counted from the jumper (1.8)
-        self._penalize(st, R, victim, n, until, 0, then)
+        self._take_cards(st, R, victim, n, until, 0, then)
 
     def _after_penalty(self, st: State, R, victim, out) -> None:
         Rr, v = R, victim
@@ -1151,7 +1151,7 @@ class Engine:
             def guilty_then(*_) -> None:
                 self._clear_pending(st, Rg)
                 self._goto(st, Rg, vg, TURN)
-            self._penalize(st, Rg, og, n, until, 0, guilty_then)
+            self._take_cards(st, Rg, og, n, until, 0, guilty_then)
         ii = _flat(~g)
         if ii.size:  # innocent: the challenger draws the penalty plus challenge_extra
             Ri, vi = R[ii], victim[ii]
@@ -1160,7 +1160,7 @@ class Engine:
             def innocent_then(*_) -> None:
                 self._clear_pending(st, Ri)
                 self._after_penalty(st, Ri, vi, out)
-            self._penalize(st, Ri, vi, st.pending[Ri].astype(np.int64), st.pending_color[Ri], c.challenge_extra,
+            self._take_cards(st, Ri, vi, st.pending[Ri].astype(np.int64), st.pending_color[Ri], c.challenge_extra,
                            innocent_then)
 
     def _clear_pending(self, st: State, R) -> None:
@@ -1275,7 +1275,7 @@ class Engine:
                 def then(*_) -> None:
                     self._clear_pending(st, Rd)
                     self._finish(st, Rd, ad)
-                self._penalize(st, Rd, nseat[ld], st.pending[Rd].astype(np.int64), st.pending_color[Rd], 0, then)
+                self._take_cards(st, Rd, nseat[ld], st.pending[Rd].astype(np.int64), st.pending_color[Rd], 0, then)
             live[o[defer]] = True  # the victim answers the challengeable card first
             L = _flat(live)
             if L.size == 0:
@@ -1414,23 +1414,23 @@ class Engine:
         st.actor[R] = seat
         st.phase[R] = phase
 
-    def _penalize(self, st: State, R, seats, n, until, extra, then=None) -> None:
+    def _take_cards(self, st: State, R, seats, n, until, extra, then=None) -> None:
         """Seats draw ``n`` cards, or (``until``) until a card of the active colour, then ``extra``;
         then ``then(got, last)``: what follows the draw in those games (``_draw``'s result for the
         ``n`` cards).
 
         Inside ``apply`` the draw waits, and the handlers' draws are made in one pass after them
-        (``_draw_penalties``): each game takes one action, so their rows are distinct games, and each
+        (``_take_queued_cards``): each game takes one action, so their rows are distinct games, and each
         game still draws, and runs ``then``, in the order of its own moves."""
         if self._later is not None:
             self._later.append((R, seats, n, until, np.full(len(R), extra, np.int64), then))
             return
-        got, last = self._draw_penalty(st, R, seats, n, until, extra)
+        got, last = self._take_cards_now(st, R, seats, n, until, extra)
         if then is not None:
             then(got, last)
 
-    def _draw_penalty(self, st: State, R, seats, n, until, extra) -> tuple[np.ndarray, np.ndarray]:
-        """``_penalize``'s draw (``extra``: a number, or one per row); returns ``_draw``'s result for
+    def _take_cards_now(self, st: State, R, seats, n, until, extra) -> tuple[np.ndarray, np.ndarray]:
+        """``_take_cards``'s draw (``extra``: a number, or one per row); returns ``_draw``'s result for
         the rows that draw a number of cards (0 and -1 for the others)."""
         fixed = np.where(until, 0, n + extra)
         if np.count_nonzero(fixed):
@@ -1446,22 +1446,17 @@ class Engine:
                 self._draw(st, R[u[e]], seats[u[e]], ex[e])
         return got, last
 
-    def _draw_penalties(self, st: State, later: list) -> None:
-        """The penalties ``apply``'s handlers queued: one draw for all of them (their games are
-        distinct), then what follows each."""
-        if len(later) == 1:
-            R, seats, n, until, extra, then = later[0]
-            got, last = self._draw_penalty(st, R, seats, n, until, extra)
-            if then is not None:
-                then(got, last)
-            return
-        R, seats, n, until, extra = (np.concatenate([x[i] for x in later]) for i in range(5))
-        got, last = self._draw_penalty(st, R, seats, n, until, extra)
+    def _take_queued_cards(self, st: State, later: list) -> None:
+        """The draws ``apply``'s handlers queued: one pass for all of them (their games are distinct),
+        then what follows each, with its rows' part of the result."""
+        parts = list(zip(*later))  # R, seats, n, until, extra, then
+        R, seats, n, until, extra = (p[0] if len(later) == 1 else np.concatenate(p) for p in parts[:5])
+        got, last = self._take_cards_now(st, R, seats, n, until, extra)
         start = 0
-        for x in later:
-            stop = start + len(x[0])
-            if x[5] is not None:
-                x[5](got[start:stop], last[start:stop])
+        for rows, then in zip(parts[0], parts[5]):
+            stop = start + len(rows)
+            if then is not None:
+                then(got[start:stop], last[start:stop])
             start = stop
 
     def _draw(self, st: State, R, seats, counts) -> tuple[np.ndarray, np.ndarray]:
