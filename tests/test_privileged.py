@@ -141,6 +141,15 @@ def test_a_privileged_training_run_exports_an_actor_that_plays_from_its_own_view
     game = VecGame("standard_en", 4, batch_size=8, seed=2)
     actions = agent.act(game.observe(), game.legal_mask())
     assert game.legal_mask()[np.arange(8), actions].all()
+    # the critic probe measures both critics on the same rounds, and refuses a plain checkpoint
+    from training.critic_probe import main as probe_main
+    from training.critic_probe import probe
+    line = probe("ppo-standard_en-4p", str(run / "checkpoints" / "latest.zip"), "standard_en", 4, "random",
+                 decisions=1500, n_envs=16)
+    assert line["decisions"] > 0
+    assert line["agent_critic_explained_variance"] <= 1 and line["privileged_critic_explained_variance"] <= 1
+    _train(tmp_path, "--run-name", "plain", "--players", "4", "--total-steps", "256", "--eval-every", "0")
+    assert probe_main(["--checkpoint", str(tmp_path / "plain" / "model.zip")]) == 2
 
 
 def test_an_initial_actor_and_a_behaviour_cloning_start_are_exclusive():
