@@ -131,14 +131,19 @@ class PolicyAgent:
         from sb3_contrib import MaskablePPO
 
         model = MaskablePPO.load(str(path), device="cpu")
-        if game is not None and model.observation_space.shape != (game.observation_size,):
-            raise ModelMismatchError(f"{path} takes observations of size {model.observation_space.shape}, "
+        policy, size = model.policy, model.observation_space.shape
+        public_dim = getattr(policy, "public_dim", None)
+        if public_dim:  # a privileged critic's checkpoint (agents/privileged.py): the actor alone plays
+            from agents.privileged import actor_only
+            policy, size = actor_only(policy), (public_dim,)
+        if game is not None and size != (game.observation_size,):
+            raise ModelMismatchError(f"{path} takes observations of size {size}, "
                                      f"this game's are ({game.observation_size},)")
         if game is not None and getattr(model.action_space, "n", None) != game.num_actions:
             raise ModelMismatchError(f"{path} chooses among {getattr(model.action_space, 'n', None)} actions, "
                                      f"this game has {game.num_actions} ({game.rules.name}, "
                                      f"{game.num_players} players)")
-        return cls(model.policy, name or Path(path).stem, deterministic)
+        return cls(policy, name or Path(path).stem, deterministic)
 
 
 def check_compatible(meta: dict, game, where: str) -> None:

@@ -8,7 +8,7 @@ import torch
 from helpers import position
 
 import agents
-from training.privileged import PrivilegedCriticPolicy, actor_only, load_actor
+from agents.privileged import PrivilegedCriticPolicy, actor_only, load_actor
 from uno_env.learner import LearnerGames
 from uno_env.sb3 import UnoVecEnv
 
@@ -139,8 +139,9 @@ def test_a_privileged_training_run_exports_an_actor_that_plays_from_its_own_view
     agent = agents.load(str(run / "agent.json"), game=VecGame("standard_en", 4))
     assert "privileged" in agent.meta["critic"]
     game = VecGame("standard_en", 4, batch_size=8, seed=2)
-    actions = agent.act(game.observe(), game.legal_mask())
-    assert game.legal_mask()[np.arange(8), actions].all()
+    for player in (agent, agents.load(str(run / "checkpoints" / "latest.zip"), game=game)):  # a checkpoint: its actor
+        actions = player.act(game.observe(), game.legal_mask())
+        assert game.legal_mask()[np.arange(8), actions].all()
     # the critic probe measures both critics on the same rounds, and refuses a plain checkpoint
     from training.critic_probe import main as probe_main
     from training.critic_probe import probe

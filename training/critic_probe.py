@@ -24,7 +24,7 @@ def probe(agent_name: str, checkpoint: str, rules: str, players: int, opponents:
     from sb3_contrib import MaskablePPO
 
     import agents
-    from training.privileged import is_privileged
+    from agents.privileged import is_privileged
     from uno_env.learner import LearnerGames
 
     games = LearnerGames(rules, players, n_envs, [o.strip() for o in opponents.split(",")], seed=seed,

@@ -26,7 +26,7 @@ for N decisions; the policy is fitted to its choices (masked cross-entropy) and 
 discounted outcomes, then MaskablePPO trains as usual.
 
 With ``--privileged-critic`` the value net also reads what the learner may not see (the other hands
-and the next draws), the actor only the learner's own observation (``training/privileged.py``); the
+and the next draws), the actor only the learner's own observation (``agents/privileged.py``); the
 exported agent is the actor alone.  ``--init-actor AGENT`` starts the actor from an exported agent and
 ``--critic-warmup N`` fits the value net alone on N of its decisions before PPO starts.
 
@@ -82,7 +82,7 @@ class Args:
     bc_learning_rate: float = field(default=1e-3, metadata={"help": "Adam learning rate of the warm start"})
     privileged_critic: bool = field(default=False, metadata={
         "help": "the value net also reads the hidden state (other hands, next draws); the actor does not "
-                "(training/privileged.py)"})
+                "(agents/privileged.py)"})
     init_actor: str = field(default="", metadata={"help": "start the actor from this agent (name or path; same "
                                                          "--net-arch), e.g. ppo-standard_en-4p"})
     critic_warmup: int = field(default=0, metadata={"help": "before PPO, fit the value net alone on this many "
@@ -198,8 +198,8 @@ def make_callback(args: Args, run: Path, env, eval_game):
     from stable_baselines3.common.callbacks import BaseCallback
 
     from agents.policy import PolicyAgent
+    from agents.privileged import actor_only
     from training.evaluate import play_match
-    from training.privileged import actor_only
 
     class Periodic(BaseCallback):
         """Checkpoints, evaluations against the bots, and self-play snapshots, every N steps."""
@@ -299,7 +299,7 @@ def fit(model, data: dict, args: Args, epochs: int, policy_loss: bool) -> None:
     actions (masked cross-entropy); without it only the critic's weights move."""
     import torch
 
-    from training.privileged import value_parameters
+    from agents.privileged import value_parameters
 
     policy = model.policy
     params = policy.parameters() if policy_loss else value_parameters(policy)
@@ -347,7 +347,7 @@ def warm_up_critic(model, args: Args, opponents: list[str]) -> dict:
     import torch
 
     from agents.policy import PolicyAgent
-    from training.privileged import actor_only
+    from agents.privileged import actor_only
 
     actor = PolicyAgent(actor_only(model.policy), deterministic=False)
     data = collect_decisions(actor, args, opponents, args.critic_warmup, seed=args.seed + 555,
@@ -382,7 +382,7 @@ def train(args: Args) -> Path:
     from stable_baselines3.common.logger import configure
 
     from agents.policy import PolicyAgent
-    from training.privileged import PrivilegedCriticPolicy, actor_only, load_actor
+    from agents.privileged import PrivilegedCriticPolicy, actor_only, load_actor
     from uno_env.sb3 import UnoVecEnv
 
     args.validate()

@@ -14,7 +14,7 @@ asked again or the episode ends.
   ``rounds_without_learner``).
 * ``privileged=True`` appends to the learner's observation what it may not see
   (``Observer.privileged``: the other hands and the next cards of the draw pile), for a critic trained
-  with privileged information (``training.privileged``); the first ``public_size`` entries stay the
+  with privileged information (``agents.privileged``); the first ``public_size`` entries stay the
   seat's own observation, which is all an actor may read.  Opponents always get their own view.
 """
 

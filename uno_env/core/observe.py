@@ -204,7 +204,7 @@ class Observer:
         """``(n, privileged_size(draws)) float32``: what ``seats`` may *not* see (RULES.md 1.10).
 
         Not an observation. It is for critics trained with privileged information (an asymmetric
-        actor-critic; ``training.privileged``): a value function may read the hidden state, since the
+        actor-critic; ``agents.privileged``): a value function may read the hidden state, since the
         policy gradient stays unbiased for any baseline of the full state, while the actor must not.
         Laid out as copies of each active face in the hand of each other seat (relative seats 1 to
         P-1, as in ``hand``), then a one-hot active face for each of the next ``draws`` cards of the
