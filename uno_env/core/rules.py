@@ -989,7 +989,7 @@ class Engine:
         present = np.bincount(kind, minlength=9).tolist()
         S = _sel(R)
         st.turns[S] += self.A_COUNTED[a]
-        self._later = []  # the handlers' penalties are drawn together, below
+        self._later = []  # the handlers' draws are made together, below (_take_cards)
         try:
             for k, handler in ((PLAY, self._play), (DRAW, self._draw_action), (KEEP, self._keep),
                                (PASS, self._pass), (CHALLENGE, self._challenge), (ACCEPT, self._take_penalty),
