@@ -163,6 +163,7 @@ def test_starting_over_an_existing_run_needs_resume(tmp_path):
     (["--checkpoint-every", "0"], "--checkpoint-every must be positive, got 0"),
     (["--eval-every", "-5"], "--eval-every must be 0 (off) or positive, got -5"),
     (["--league-every", "-1"], "--league-every must be positive"),
+    (["--critic-warmup", "-3"], "--critic-warmup must be 0 (off) or positive, got -3"),
 ])
 def test_bad_training_arguments_are_clear_errors(argv, message):
     with pytest.raises(ValueError, match=re.escape(message)):
