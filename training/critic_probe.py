@@ -25,6 +25,7 @@ def probe(agent_name: str, checkpoint: str, rules: str, players: int, opponents:
 
     import agents
     from agents.privileged import is_privileged
+    from training.common import discounted_outcomes
     from uno_env.learner import LearnerGames
 
     games = LearnerGames(rules, players, n_envs, [o.strip() for o in opponents.split(",")], seed=seed,
@@ -44,12 +45,7 @@ def probe(agent_name: str, checkpoint: str, rules: str, players: int, opponents:
         out = games.step(agent.act(obs[t][:, :pub], games.action_masks(), rng))
         reward[t], done[t] = out["reward"], out["terminated"] | out["truncated"]
         games.restart(np.flatnonzero(done[t]))
-    ret = np.zeros_like(reward)
-    run, known, keep = np.zeros(n_envs, np.float32), np.zeros(n_envs, bool), np.zeros_like(done)
-    for t in range(steps - 1, -1, -1):  # discounted outcome; unfinished rounds are dropped
-        run = np.where(done[t], reward[t], gamma * run)
-        known |= done[t]
-        ret[t], keep[t] = run, known
+    ret, keep = discounted_outcomes(reward, done, gamma)  # unfinished rounds are dropped
     X, Y = torch.as_tensor(obs[keep]), torch.as_tensor(ret[keep])
     with torch.no_grad():
         own = agent.policy.predict_values(X[:, :pub]).flatten()

@@ -48,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-from training.common import parse_net_arch
+from training.common import discounted_outcomes, parse_net_arch
 
 
 @dataclass
@@ -283,14 +283,7 @@ def collect_decisions(agent, args: Args, opponents: list[str], decisions: int, s
         out = games.step(acts[t])
         rewards[t], dones[t] = out["reward"], out["terminated"] | out["truncated"]
         games.restart(np.flatnonzero(dones[t]))
-    returns = np.zeros((steps, n), np.float32)  # discounted outcome; unfinished episodes are dropped
-    run = np.zeros(n, np.float32)
-    known = np.zeros(n, bool)
-    keep = np.zeros((steps, n), bool)
-    for t in range(steps - 1, -1, -1):
-        run = np.where(dones[t], rewards[t], args.gamma * run)
-        known |= dones[t]
-        returns[t], keep[t] = run, known
+    returns, keep = discounted_outcomes(rewards, dones, args.gamma)  # unfinished episodes are dropped
     return dict(zip("XMYR", (torch.as_tensor(a[keep]) for a in (obs, masks, acts, returns))))
 
 
