@@ -139,7 +139,7 @@ def test_a_snapshot_taken_mid_game_replays_the_same_future(config, seed, at):
 def test_the_engine_s_row_reductions_equal_numpy_s(rows, width, seed, strided):
     """``_any_row``, ``_count_row`` and ``_any_bits`` (fast forms of ``any``/``sum`` over short rows,
     used on every step) agree with numpy for any row width, sparse or dense, contiguous or not."""
-    from uno_env.core.rules import _any_bits, _any_row, _count_row
+    from uno_env.core.rules import _any_bits, _any_row, _count_row, _rows_with_any
     rng = np.random.default_rng(seed)
     b = rng.random((rows, 2 * width if strided else width)) < rng.choice([0.02, 0.3, 0.9])
     b = b[:, ::2] if strided else b
@@ -149,3 +149,23 @@ def test_the_engine_s_row_reductions_equal_numpy_s(rows, width, seed, strided):
     shape = (rows, 3, width % 4 + 1)  # (games, seats, words)
     words = rng.integers(0, 2**63, shape, dtype=np.uint64) * (rng.random(shape) < 0.2)
     assert np.array_equal(_any_bits(words), (words != 0).any(-1))
+    picked = np.sort(rng.choice(rows, rng.integers(1, rows + 1), replace=False))
+    assert np.array_equal(_rows_with_any(b, picked), b[picked].any(-1))
+
+
+@given(st.integers(1, 20), st.integers(1, 130), st.integers(0, 2**32 - 1))
+@settings(max_examples=200, deadline=None)
+def test_a_shuffle_orders_the_first_positions_by_their_random_keys_and_keeps_the_rest(rows, width, seed):
+    """``chance.permutations`` (a sort of packed key-and-position words) equals the argsort of each row's
+    53-bit random keys over its first ``length`` positions, followed by the other positions in order."""
+    from uno_env.core import chance
+    rng = np.random.default_rng(seed)
+    key = rng.integers(0, 2**63, 2 * rows, dtype=np.uint64)
+    counter = rng.integers(0, 1000, 2 * rows, dtype=np.uint64)
+    R = np.sort(rng.choice(2 * rows, rows, replace=False))
+    lengths = rng.integers(0, width + 1, rows)
+    keys = chance.bits(key, counter.copy(), R, width) >> np.uint64(11)
+    perm = chance.permutations(key, counter, R, lengths, width)
+    for i, n in enumerate(lengths):
+        assert np.array_equal(perm[i, :n], np.argsort(keys[i, :n], kind="stable"))
+        assert np.array_equal(perm[i, n:], np.arange(n, width))

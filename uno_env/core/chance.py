@@ -65,12 +65,32 @@ def permutations(key, counter, rows, lengths, width: int) -> np.ndarray:
     """``(len(rows), width)`` per row a random order of ``0..length-1`` followed by the rest in order.
 
     Row ``r`` shuffles its first ``lengths[r]`` positions; the others keep their places after them,
-    so pile arrays of a fixed width can be shuffled without a loop over games.
+    so pile arrays of a fixed width can be shuffled without a loop over games.  The order is that of
+    53-bit random keys (distinct with overwhelming odds).  Each word keeps its key in the high 53 bits
+    and its position in the low 11, so one sort of the words, about twice as fast as ``argsort``,
+    gives the order; the positions past ``lengths`` get the highest key, and their positions keep
+    them after every other, in order.
     """
-    r = bits(key, counter, rows, width) >> _S11  # 53-bit keys, distinct with overwhelming odds
+    r = bits(key, counter, rows, width)
+    r &= _KEY_BITS
+    r |= _positions(width)
     lengths = np.asarray(lengths, dtype=np.int64)
     if lengths.size and lengths.min() < width:  # a whole deck shuffled (a deal) needs none of this
-        pos = np.arange(width, dtype=np.uint64)[None, :]
-        inactive = np.arange(width)[None, :] >= lengths[:, None]
-        r[inactive] = (np.uint64(1) << np.uint64(60)) + pos.repeat(len(rows), 0)[inactive]
-    return np.argsort(r, axis=1)  # keys are distinct, so any sort gives the same order
+        r[np.arange(width)[None, :] >= lengths[:, None]] |= _KEY_BITS
+    r.sort(axis=1)
+    return (r & _POS_BITS).astype(np.intp)
+
+
+_POS_BITS = np.uint64((1 << 11) - 1)  # the low 11 bits of a sort word: its position (width <= 2048)
+_KEY_BITS = ~_POS_BITS
+_POSITIONS: dict[int, np.ndarray] = {}
+
+
+def _positions(width: int) -> np.ndarray:
+    pos = _POSITIONS.get(width)
+    if pos is None:
+        if width > int(_POS_BITS) + 1:
+            raise ValueError(f"width={width} is too wide for a shuffle; at most {int(_POS_BITS) + 1} positions")
+        pos = _POSITIONS[width] = np.arange(width, dtype=np.uint64)
+        pos.flags.writeable = False
+    return pos

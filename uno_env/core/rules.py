@@ -90,6 +90,15 @@ def _any_bits(words: np.ndarray) -> np.ndarray:
     return acc != 0
 
 
+def _rows_with_any(b: np.ndarray, R: np.ndarray) -> np.ndarray:
+    """``b[R].any(-1)`` of a ``(B, L)`` bool array: where each row of ``b`` reads as one integer
+    (``L`` of 1, 2, 4 or 8 bytes), a gather of ``R``'s integers instead of their rows."""
+    L = b.shape[-1]
+    if L in _ROW_VIEW and b.flags.c_contiguous:
+        return b.view(_ROW_VIEW[L])[_sel(R), 0] != 0
+    return _any_row(b[_sel(R)])
+
+
 def _count_row(b: np.ndarray) -> np.ndarray:
     """``b.sum(-1)`` of a bool array with rows of up to 8 bytes (seats), by one popcount per row."""
     if b.shape[-1] > 8:
@@ -1622,10 +1631,9 @@ class Engine:
             R, actor = R[in_turn], np.asarray(actor)[in_turn]
             if R.size == 0:
                 return
-        vul = st.vulnerable[_sel(R)]
-        if not np.count_nonzero(vul):
+        rows = _flat(_rows_with_any(st.vulnerable, R))  # the few games with an open window
+        if rows.size == 0:
             return
-        rows = _flat(_any_row(vul))  # the few games with an open window
         R, actor = R[rows], np.asarray(actor)[rows]
         vul = st.vulnerable[R]
         vul[np.arange(len(R)), actor] = False
