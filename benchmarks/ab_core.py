@@ -12,7 +12,12 @@ between the trees so both share the host's noise.  Prints one JSON line per tree
 in both trees: a speed-up must not change any game.
 
 With several presets and one tree it compares the presets the same way, per decision
-(``decisions_ratio``: how many times slower than the first preset):
+(``decisions_ratio``: how many times slower than the first preset) and per move (``moves_ratio``).
+A decision is one action per game and ``step``, what an agent is asked; a move is every action a seat
+takes, the forced ones the engine plays inside ``step`` included (counted from the engine's action log
+over 50 steps after each window).  Rules that force many moves (``house_cn``: a seat holding a single
+playable card must play it) take more moves per decision, so per decision they look slower than the
+engine's work per move is:
 
     python benchmarks/ab_core.py . --preset standard_en standard_ru house_cn solo_bga flip_jp --repeats 8
 """
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -45,6 +51,12 @@ policy = make_policy(game, "play_first", np.random.default_rng(0))
 run_steps(game, policy, 0.5, min_rounds=3 * {batch}, max_seconds=20.0)
 out = run_steps(game, policy, {seconds})
 out["uno_env_file"] = uno_env.__file__
+if hasattr(game.engine, "log"):  # after the timed window: count every action applied, chosen or forced
+    game.engine.log = []
+    for _ in range(50):
+        game.step(policy())
+    out["moves_per_decision"] = len(game.engine.log) / (50 * {batch})
+    game.engine.log = None
 print(json.dumps(out))
 """
 
@@ -93,12 +105,16 @@ def main(argv=None) -> int:
             rounds = median([r["rounds"] / r["seconds"] for r in w])
             decisions = median([r["steps"] * B / r["seconds"] for r in w])
             engine_us = median([1e6 * r["engine_seconds"] / r["steps"] for r in w])
-            base = base or (rounds, engine_us, decisions)
+            per_decision = median([r.get("moves_per_decision", math.nan) for r in w])
+            moves = decisions * per_decision
+            base = base or (rounds, engine_us, decisions, moves)
             emit({"bench": "ab_core", "tree": str(t), "preset": preset, "players": args.players,
                   "batch_size": B, "rounds_per_s": rounded(rounds), "decisions_per_s": rounded(decisions),
                   "engine_us_per_step": rounded(engine_us), "rounds_ratio": rounded(rounds / base[0], 3),
                   "engine_speedup": rounded(base[1] / engine_us, 3),
-                  "decisions_ratio": rounded(base[2] / decisions, 3), "repeats": args.repeats,
+                  "decisions_ratio": rounded(base[2] / decisions, 3),
+                  "moves_per_decision": rounded(per_decision, 4), "moves_per_s": rounded(moves),
+                  "moves_ratio": rounded(base[3] / moves, 3), "repeats": args.repeats,
                   "seconds": args.seconds, "machine": machine(),
                   "versions": {**versions(), "uno_env_git": uno_env_revision(str(t))}}, out)
     return 0

@@ -101,7 +101,7 @@ def test_ab_core_times_two_trees_in_alternating_processes(tmp_path):
     assert bad.returncode == 2 and "is not a source tree of this project" in bad.stderr
 
 
-def test_ab_core_compares_presets_per_decision():
+def test_ab_core_compares_presets_per_decision_and_per_move():
     cmd = [sys.executable, str(ROOT / "benchmarks" / "ab_core.py"), str(ROOT), "--preset", "standard_en", "house_cn",
            "--batch-size", "8", "--seconds", "0.05", "--repeats", "1"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -111,6 +111,10 @@ def test_ab_core_compares_presets_per_decision():
     assert lines[0]["decisions_ratio"] == 1.0
     ratio = lines[0]["decisions_per_s"] / lines[1]["decisions_per_s"]  # from the printed (rounded) rates
     assert abs(lines[1]["decisions_ratio"] - ratio) <= 0.005 * ratio
+    # every decision is a move, and the forced moves come on top of them
+    assert all(r["moves_per_decision"] >= 1 for r in lines) and lines[0]["moves_ratio"] == 1.0
+    moves = lines[0]["moves_per_s"] / lines[1]["moves_per_s"]
+    assert abs(lines[1]["moves_ratio"] - moves) <= 0.005 * moves
 
 
 @pytest.mark.parametrize("extra,bench", [([], "core_profile"), (["--passes"], "settle_passes")])
