@@ -85,7 +85,7 @@ def make_policy(game: VecGame, name: str, rng: np.random.Generator) -> Callable[
     columns = np.arange(game.num_actions)
 
     def first_legal(order: np.ndarray) -> np.ndarray:  # (B,) each game's first legal action in order
-        return order[game.legal_mask()[:, order].argmax(1)]  # a fancy column gather: 0.6x ``np.take``'s time
+        return order[np.take(game.legal_mask(), order, axis=1).argmax(1)]
 
     def uniform() -> np.ndarray:
         return first_legal(rng.permutation(columns))
