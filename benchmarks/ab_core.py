@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import subprocess
 import sys
@@ -51,12 +50,10 @@ policy = make_policy(game, "play_first", np.random.default_rng(0))
 run_steps(game, policy, 0.5, min_rounds=3 * {batch}, max_seconds=20.0)
 out = run_steps(game, policy, {seconds})
 out["uno_env_file"] = uno_env.__file__
-if hasattr(game.engine, "log"):  # after the timed window: count every action applied, chosen or forced
-    game.engine.log = []
-    for _ in range(50):
-        game.step(policy())
-    out["moves_per_decision"] = len(game.engine.log) / (50 * {batch})
-    game.engine.log = None
+game.engine.log = []  # after the timed window: count every action applied, chosen or forced
+for _ in range(50):
+    game.step(policy())
+out["moves_per_decision"] = len(game.engine.log) / (50 * {batch})
 print(json.dumps(out))
 """
 
@@ -105,7 +102,7 @@ def main(argv=None) -> int:
             rounds = median([r["rounds"] / r["seconds"] for r in w])
             decisions = median([r["steps"] * B / r["seconds"] for r in w])
             engine_us = median([1e6 * r["engine_seconds"] / r["steps"] for r in w])
-            per_decision = median([r.get("moves_per_decision", math.nan) for r in w])
+            per_decision = median([r["moves_per_decision"] for r in w])
             moves = decisions * per_decision
             base = base or (rounds, engine_us, decisions, moves)
             emit({"bench": "ab_core", "tree": str(t), "preset": preset, "players": args.players,

@@ -21,6 +21,9 @@ _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 _TO_UNIT = np.float64(1.0 / (1 << 53))
 _S11 = np.uint64(11)
 _OFFSETS: dict[int, np.ndarray] = {}  # width -> (1, width) per-position offsets of the stream
+_POS_BITS = np.uint64((1 << 11) - 1)  # the low 11 bits of a shuffle's sort word: its position
+_KEY_BITS = ~_POS_BITS  # ... and the high 53: its random key
+_POSITIONS: dict[int, np.ndarray] = {}  # width -> the positions 0..width-1 as uint64
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -79,11 +82,6 @@ def permutations(key, counter, rows, lengths, width: int) -> np.ndarray:
         r[np.arange(width)[None, :] >= lengths[:, None]] |= _KEY_BITS
     r.sort(axis=1)
     return (r & _POS_BITS).astype(np.intp)
-
-
-_POS_BITS = np.uint64((1 << 11) - 1)  # the low 11 bits of a sort word: its position (width <= 2048)
-_KEY_BITS = ~_POS_BITS
-_POSITIONS: dict[int, np.ndarray] = {}
 
 
 def _positions(width: int) -> np.ndarray:
