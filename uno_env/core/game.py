@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .config import RuleConfig, make_rules
+from .memory import enable
 from .notation import load_position, snapshot
 from .observe import Observer
 from .rules import Engine, StepResult, all_rows
@@ -54,20 +55,24 @@ class VecGame:
         seed: ``None`` (fresh entropy), an int (game ``i`` gets seed ``seed + i``, so it plays exactly
             as ``VecGame(..., batch_size=1, seed=seed + i)``), or one int per game.
         autoreset: deal the next round (or a new game) as soon as a round ends.
+        observation: the layout of ``observe`` (``core.observe``): ``"v2"`` or ``"v3"``, which also turns on
+            the table's memory (``core.memory``, readable as ``memory``; off for v2, so v2 games cost nothing
+            more).
         **options: rule options overriding the preset (RULES.md section 9 names).
     """
 
     def __init__(self, rules: str | RuleConfig = "standard_en", num_players: int = 4,
-                 batch_size: int = 1, seed=None, autoreset: bool = True, **options):
+                 batch_size: int = 1, seed=None, autoreset: bool = True, observation: str = "v2", **options):
         self.rules = make_rules(rules, **options)
         self.engine = Engine(self.rules, num_players)
-        self.observer = Observer(self.engine)
+        self.observer = Observer(self.engine, observation)
         self.num_players = self.engine.P
         self.num_actions = self.engine.A
         self.observation_size = self.observer.size
         self.autoreset = autoreset
         self.state: State = self.engine.new_state(batch_size)
         self.batch_size = self.state.batch_size
+        self.memory = enable(self.engine, self.state) if observation == "v3" else None
         # one game: steps by item reads (core.scalar; tests/test_scalar.py compares it with the engine)
         self._scalar = ScalarStepper(self.engine) if self.batch_size == 1 else None
         self.reset(seed)
@@ -157,11 +162,12 @@ class VecGame:
         load_position(self.engine, self.state, row, setup)
 
     @classmethod
-    def from_position(cls, setup: dict, batch_size: int = 1, autoreset: bool = False) -> VecGame:
+    def from_position(cls, setup: dict, batch_size: int = 1, autoreset: bool = False,
+                      observation: str = "v2") -> VecGame:
         """A game (or ``batch_size`` copies) in the position ``setup``."""
         from .notation import config_of
         rules, players = config_of(setup)
-        game = cls(rules, players, batch_size=batch_size, seed=0, autoreset=autoreset)
+        game = cls(rules, players, batch_size=batch_size, seed=0, autoreset=autoreset, observation=observation)
         for row in range(batch_size):
             game.load(setup, row)
         return game

@@ -226,6 +226,8 @@ def load_position(engine, st, row: int, setup: dict) -> None:
     st.winner[row] = -1
     st.round_points[row] = 0
     st.truncated[row] = False
+    if engine.memory is not None:  # memory hook: a position starts with nothing remembered
+        engine.memory.reset(st, np.array([row]))
     if deal:
         engine.deal_from_pile(st, np.array([row]))
         if "rng_counter" in setup:

@@ -1,5 +1,12 @@
 """Observations: one flat float32 vector per seat, laid out as a table of named slices.
 
+Two layouts: ``v2`` (``SLOTS``) and ``v3`` (``SLOTS`` then ``SLOTS_V3``), chosen by
+``Observer(engine, version)``.  v3 starts with v2's slices, unchanged, and adds what the table has seen
+this round (``core.memory``): each seat's plays, declared colours, the colours it drew or passed on
+and the cards it drew since it last played; the cards the observer knows another seat holds; the
+cards whose place it does not know; the last plays in order.  A v2 observation is therefore the
+first ``Observer(engine, "v2").size`` entries of a v3 one.
+
 Seats are relative to the observer (position 0 is the observer, 1 the next seat in seat order, ...),
 except ``seat``, which says which absolute seat the observer is (actions such as ``catch @2`` name
 absolute seats).  ``F`` is the number of faces of the deck (both sides for UNO Flip), ``P`` the
@@ -18,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import NUM_COLOR_STATES
+from .memory import TALLY_CAP
 from .state import DRAWN, PHASE_NAMES, State
 
 PRIVILEGED_DRAWS = 4  # draw-pile cards in ``Observer.privileged`` (the next draws decide much of a round)
@@ -44,7 +52,8 @@ SLOTS = (
      "instead of playing, if it has not played since; public history a player remembers"),
     ("discard", "F", "copies of each face in the discard pile (active faces)"),
     ("draw_pile", "1", "cards in the draw pile / deck size"),
-    ("scores", "P", "game scores / max(target, starting_points) (relative)"),
+    ("scores", "P", "game scores / max(target, starting_points) (relative); bounded by the scoring mode "
+     "(``Observer.bounds``)"),
     ("side", "1", "UNO Flip only: 0 light, 1 dark"),
     ("opponent_backs", "(P-1)*F", "UNO Flip with flip_back_faces_visible: copies of each inactive "
      "face in each opponent's hand (relative seats 1..P-1)"),
@@ -53,8 +62,25 @@ SLOTS = (
 )
 
 
-def _table() -> str:
-    rows = [("slice", "size", "meaning")] + [tuple(x) for x in SLOTS]
+# v3 appends these (``C``: the deck's colours, 4, or 8 for UNO Flip; ``T``: tallies, see ``core.memory``)
+SLOTS_V3 = (
+    ("played", "P*T", "cards each seat played this round by colour (the deck's, then wild), by kind (number, "
+     "then each action symbol of the deck) and the colours it declared, each count / 10 capped at 3 (relative)"),
+    ("lacks", "P*10", "multi-hot per seat (relative): the colours active when it drew or passed in its turn "
+     "since it last played (evidence that it lacked them; it moves with a hand that changes seats)"),
+    ("drawn_since", "P", "cards each seat drew since it last played / 10 (relative; moves with its hand)"),
+    ("known", "(P-1)*F", "copies of each active face the observer knows each other seat holds (relative "
+     "1..P-1): shown to it by a challenge, or handed over by itself (Swap, Seven-O, rotation); dropped as "
+     "that seat plays the face, kept through reshuffles, forgotten at a flip"),
+    ("unseen", "F", "copies of each active face whose place the observer does not know: the deck less its "
+     "hand, the discard pile and the known cards"),
+    ("recent", "8*(P+F+C)", "the round's last 8 plays, newest first, each: one-hot seat (relative), one-hot "
+     "face, one-hot colour declared (wild plays); zeros before the round's first plays"),
+)
+
+
+def _table(slots=None) -> str:
+    rows = [("slice", "size", "meaning")] + [tuple(x) for x in (SLOTS + SLOTS_V3 if slots is None else slots)]
     w = [max(len(r[i]) for r in rows) for i in range(3)]
     line = "  ".join("=" * x for x in w)
     fmt = ["  ".join(r[i].ljust(w[i]) for i in range(3)).rstrip() for r in rows]
@@ -62,7 +88,8 @@ def _table() -> str:
 
 
 __doc__ += "\n" + _table() + "\n"
-_DESCRIPTIONS = {name: text for name, _, text in SLOTS}
+_DESCRIPTIONS = {name: text for name, _, text in SLOTS + SLOTS_V3}
+VERSIONS = ("v2", "v3")
 
 
 @dataclass(frozen=True)
@@ -78,9 +105,14 @@ class Slot:
 
 
 class Observer:
-    """Encodes observations for an ``Engine``; ``spec`` lists the slices in order."""
+    """Encodes observations for an ``Engine`` in layout ``version`` (``v2`` or ``v3``); ``spec`` lists the
+    slices in order.  v3 reads the engine's ``memory`` (``core.memory``; ``VecGame(observation="v3")``
+    turns it on)."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, version: str = "v2"):
+        if version not in VERSIONS:
+            raise ValueError(f"observation={version!r} is not a layout; layouts are: {', '.join(VERSIONS)}")
+        self.version = version
         self.e = e = engine
         P, F = e.P, e.F
         sizes = [("seat", P), ("hand", F), ("top", F), ("color", NUM_COLOR_STATES), ("direction", 1),
@@ -94,6 +126,26 @@ class Observer:
             sizes.append(("side", 1))
         if self.backs:
             sizes += [("opponent_backs", (P - 1) * F), ("draw_top_back", F)]
+        self.v3 = version == "v3"
+        if self.v3:
+            from .memory import HISTORY
+            self.colors = (0, 1, 2, 3, 4, 5, 6, 7) if e.two_sided else (0, 1, 2, 3)
+            C = len(self.colors)
+            self.T = T = (C + 1) + (1 + len({int(x) for x in e.F_SYM if x >= 10})) + C  # as Memory's
+            self.H = HISTORY
+            self.recent_width = P + F + C
+            sizes += [("played", P * T), ("lacks", P * NUM_COLOR_STATES), ("drawn_since", P), ("known", (P - 1) * F),
+                      ("unseen", F), ("recent", HISTORY * self.recent_width)]
+            # copies of each face in the deck, per side (zeros for the other side's faces)
+            cp = np.zeros((2, F), np.float32)
+            for s_ in (0, 1):
+                np.add.at(cp[s_], e.KF[s_], e.deck.kind_counts.astype(np.float32))
+            if not e.two_sided:
+                cp[1] = cp[0]
+            self.copies_by_side = cp
+            self.color_slot = np.full(NUM_COLOR_STATES + 1, -1, np.intp)  # declared colour id + 1 -> slot
+            for i, c_ in enumerate(self.colors):
+                self.color_slot[c_ + 1] = i
         spec, pos = [], 0
         for name, size in sizes:
             spec.append(Slot(name, pos, pos + size, _DESCRIPTIONS.get(name, "")))
@@ -128,8 +180,33 @@ class Observer:
         high[self.slots["pending"].start] = big
         high[self.slots["hand_sizes"].start:self.slots["hand_sizes"].stop] = big
         sl = self.slots["scores"]
-        low[sl.start:sl.stop], high[sl.start:sl.stop] = -np.inf, np.inf
+        low[sl.start:sl.stop], high[sl.start:sl.stop] = self.score_bounds()
+        if self.v3:
+            for name in ("played", "drawn_since"):
+                sl = self.slots[name]
+                high[sl.start:sl.stop] = TALLY_CAP / 10.0 if name == "played" else big
+            for name in ("unseen",):
+                sl = self.slots[name]
+                high[sl.start:sl.stop] = copies
+            sl = self.slots["known"]
+            high[sl.start:sl.stop] = np.tile(copies, e.P - 1)
         return low, high
+
+    def score_bounds(self) -> tuple[float, float]:
+        """(low, high) of the ``scores`` entries: finite, from the scoring mode (rules §3.4, §6.4, §7.5).
+        A round moves a score by at most ``D``, the points of the whole deck (on its costlier side): the
+        target modes end a game at the first score past the target, ``plus_minus`` after ``max_rounds``
+        rounds, ``penalty_countdown`` at the first score below zero."""
+        e, c = self.e, self.e.config
+        D = float(max((e.K_PTS[s] * e.deck.kind_counts).sum() for s in (0, 1)))
+        mode = c.scoring_mode
+        if mode in ("winner_takes_sum", "cumulative_low"):
+            lo, hi = 0.0, c.target - 1 + D
+        elif mode == "plus_minus":
+            lo, hi = -c.max_rounds * D, c.max_rounds * D
+        else:  # penalty_countdown
+            lo, hi = -D, float(c.starting_points)
+        return np.float32(lo / self.score_scale), np.float32(hi / self.score_scale)
 
     def _faces(self, counts: np.ndarray, side: np.ndarray) -> np.ndarray:
         """(n, K) copies per kind -> (n, F) copies per face on ``side`` (per row)."""
@@ -194,7 +271,81 @@ class Observer:
             o[S["opponent_backs"]:S["opponent_backs"] + (P - 1) * e.F] = backs.ravel()
             if dn:
                 o[S["draw_top_back"] + e.KF[1 - side, st.draw.item(0, dn - 1)]] = 1
+        if self.v3:
+            self._memory_one(o, st, seat, side)
         return o
+
+    def memory(self, st: State):
+        """The engine's ``Memory`` of ``st`` (v3 reads it), or a clear error."""
+        mem = self.e.memory
+        if mem is None or mem.st is not st:
+            raise ValueError("observation v3 reads the table's memory of this state, which is off: make the game "
+                             "with VecGame(..., observation='v3') (or core.memory.enable(engine, state) before "
+                             "the deal)")
+        return mem
+
+    def _memory_one(self, o: np.ndarray, st: State, seat: int, side: int) -> None:
+        """v3's slices of one game (``observe_one``)."""
+        mem, P, F, S = self.memory(st), self.e.P, self.e.F, self.starts
+        order = [(seat + i) % P for i in range(P)]
+        o[S["played"]:S["played"] + P * self.T] = \
+            np.minimum(mem.tally[0, order], TALLY_CAP).astype(np.float32).ravel() / 10.0
+        lacks = mem.lacks[0].tolist()
+        drawn = mem.drawn[0].tolist()
+        base = S["lacks"]
+        for i, p in enumerate(order):
+            b = lacks[p]
+            while b:
+                low = b & -b
+                o[base + i * NUM_COLOR_STATES + low.bit_length() - 1] = 1
+                b ^= low
+            o[S["drawn_since"] + i] = min(max(drawn[p], 0), self.e.N) / 10.0
+        known = mem.known[0, seat, order[1:]].astype(np.float32)  # (P-1, F)
+        o[S["known"]:S["known"] + (P - 1) * F] = known.ravel()
+        unseen = self.copies_by_side[side] - o[S["hand"]:S["hand"] + F] - o[S["discard"]:S["discard"] + F] \
+            - known.sum(0)
+        o[S["unseen"]:S["unseen"] + F] = unseen
+        n = mem.plays_n.item(0)
+        base, w, H = S["recent"], self.recent_width, self.H
+        hist = mem.history[0].tolist()
+        for j in range(min(n, H)):
+            code = hist[(n - 1 - j) % H]
+            at = base + j * w
+            o[at + ((code & 0xF) - seat) % P] = 1
+            o[at + P + ((code >> 4) & 0xFF)] = 1
+            c = self.color_slot[code >> 12]
+            if c >= 0:
+                o[at + P + F + c] = 1
+
+    def _memory_rows(self, o: np.ndarray, st: State, R: np.ndarray, seats: np.ndarray, rel: np.ndarray,
+                     side: np.ndarray) -> None:
+        """v3's slices of games ``R`` (``observe``)."""
+        mem, P, F, S = self.memory(st), self.e.P, self.e.F, self.slots
+        n = R.size
+        Rc = R[:, None]
+        o[:, S["played"].start:S["played"].stop] = \
+            np.minimum(mem.tally[Rc, rel], TALLY_CAP).reshape(n, -1) / np.float32(10.0)
+        bits = (mem.lacks[Rc, rel][:, :, None] >> np.arange(NUM_COLOR_STATES, dtype=np.int16)) & 1
+        o[:, S["lacks"].start:S["lacks"].stop] = bits.reshape(n, -1)
+        o[:, S["drawn_since"].start:S["drawn_since"].stop] = \
+            np.clip(mem.drawn[Rc, rel], 0, self.e.N) / np.float32(10.0)
+        known = mem.known[Rc, seats[:, None], rel[:, 1:]]  # (n, P-1, F)
+        o[:, S["known"].start:S["known"].stop] = known.reshape(n, -1)
+        hs, ds = S["hand"], S["discard"]
+        o[:, S["unseen"].start:S["unseen"].stop] = (self.copies_by_side[side] - o[:, hs.start:hs.stop]
+                                                    - o[:, ds.start:ds.stop] - known.sum(1))
+        H, w = self.H, self.recent_width
+        cnt = mem.plays_n[R]
+        j = np.arange(H)[None, :]
+        codes = mem.history[Rc, (cnt[:, None] - 1 - j) % H]  # (n, H) newest first
+        i, k = np.nonzero(j < np.minimum(cnt, H)[:, None])
+        c = codes[i, k]
+        at = S["recent"].start + k * w
+        o[i, at + ((c & 0xF) - seats[i]) % P] = 1
+        o[i, at + P + ((c >> 4) & 0xFF)] = 1
+        col = self.color_slot[c >> 12]
+        d = col >= 0
+        o[i[d], at[d] + P + F + col[d]] = 1
 
     def privileged_size(self, draws: int = PRIVILEGED_DRAWS) -> int:
         """Length of ``privileged``'s vectors: the other hands, then ``draws`` cards of the draw pile."""
@@ -280,4 +431,6 @@ class Observer:
                 Rh = R[has]
                 top = st.draw[Rh, st.draw_n[Rh] - 1]
                 o[has, S["draw_top_back"].start + e.KF[other[has], top]] = 1
+        if self.v3:
+            self._memory_rows(o, st, R, seats, rel, side)
         return o

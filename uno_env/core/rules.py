@@ -231,6 +231,7 @@ class Engine:
         self.log: list | None = None  # when a list: (row, seat, action) of every action applied
         self.pass_log: list | None = None  # when a list: (pass, rows, perf_counter()) as each settle pass starts
         self._later: list | None = None  # inside ``apply``: the draws waiting (``_take_cards``)
+        self.memory = None  # core.memory.Memory: what the table has seen (observation v3), when asked for
 
     def _build_tables(self) -> None:
         c, F, K = self.config, self.F, self.K
@@ -372,6 +373,8 @@ class Engine:
                             ("truncated", False), ("offer_rank", _NOT_ASKED), ("disc_n", 0),
                             ("pile_counts", 0), ("prev_pending", 0)):
             getattr(st, name)[R] = value
+        if self.memory is not None:  # memory hook: a new round
+            self.memory.reset(st, R)
         self._turn_first_card(st, R)
         self._first_card_redraws(st, R)
         self._first_card_effects(st, R)
@@ -894,6 +897,8 @@ class Engine:
             st.declared[Ro] = False
             passed = np.arange(P + 1)[None, :] < k[ok][:, None]
             st.drew_on[np.repeat(Ro, passed.sum(1)), seat[ok][passed]] = np.repeat(st.color[Ro], passed.sum(1))
+            if self.memory is not None:  # memory hook: passes on the active colour
+                self.memory.lacked(st, np.repeat(Ro, passed.sum(1)), seat[ok][passed])
             st.actor[Ro] = nxt
             st.turn[Ro] = nxt
             if self.log is not None:
@@ -972,6 +977,8 @@ class Engine:
             cell = (Rt * P)[:, None] + seat_t  # flat (game, seat); cells past L repeat cell 0's write
             cell = cell[:, :1] + (cell - cell[:, :1]) * drew
             st.drew_on.reshape(-1)[cell] = st.color[Rt][:, None]
+            if self.memory is not None:  # memory hook: forced draws on the active colour
+                self.memory.chain_drew(st, Rt, seat_t, L_t)
             if self.log is not None:
                 draw_id = self.ID[DRAW]
                 for i in take.tolist():
@@ -1044,6 +1051,8 @@ class Engine:
         self._take_cards(st, R, t, np.full(len(R), self.config.uno_penalty, np.int64), np.zeros(len(R), bool), 0)
 
     def _choose(self, st: State, R, a) -> None:
+        if self.memory is not None:  # memory hook: a colour declared
+            self.memory.chose(st, R, st.actor[R].astype(np.intp), a)
         st.color[R] = self.A_COLOR[a]
         st.actor[R] = st.turn[R]
         st.phase[R] = TURN
@@ -1085,6 +1094,8 @@ class Engine:
         """A seat drew one card in its turn (``got``: 0 or 1, ``kind``: the card): it may play it, or the
         turn passes; with nothing left to draw a full cycle of passes blocks the round."""
         st.drew_on[R, actor] = st.color[R]  # public: it drew (or passed) on this colour
+        if self.memory is not None:  # memory hook: a draw or pass on the active colour
+            self.memory.lacked(st, R, actor)
         self._close_windows(st, R, actor, discard=False)
         none = got == 0
         st.passes[R] = np.where(none, st.passes[R] + 1, 0)
@@ -1138,6 +1149,8 @@ class Engine:
         victim = st.actor[R].astype(np.intp)
         off = st.origin[R].astype(np.intp)
         g = st.guilty[R]
+        if self.memory is not None:  # memory hook: the hand is shown to the challenger
+            self.memory.challenged(st, R, victim, off, g)
         st.challengeable[R] = False  # settled: a reshuffle now keeps only the top card (E26)
         self._close_windows(st, R, victim, discard=False)
         gi = _flat(g)
@@ -1150,6 +1163,8 @@ class Engine:
                 st.hands[Rg, og, top] += 1
                 st.held[Rg, og, self.KWORD[top]] |= self.KBIT[top]
                 st.hand_n[Rg, og] += 1
+                if self.memory is not None:  # memory hook: the card goes back in front of everyone
+                    self.memory.returned(st, Rg, og, top)
                 st.color[Rg] = st.prev_color[Rg]
                 st.vulnerable[Rg, og] = False
                 n, until = 2 + st.prev_pending[Rg].astype(np.int64), np.zeros(len(Rg), bool)
@@ -1220,6 +1235,8 @@ class Engine:
         st.passes[R] = 0
         st.origin[R] = actor
         st.drew_on.reshape(-1)[fs] = -1
+        if self.memory is not None:  # memory hook: a card played (before its effect)
+            self.memory.played(st, R, actor, kind, a)
         st.color[R] = self.A_NEW_COLOR[a]
         # E27: an out-of-turn jump-in is a discard but not the next player beginning a turn
         self._close_windows(st, R, actor, discard=True, in_turn=st.phase[R] != JUMP)
@@ -1330,6 +1347,8 @@ class Engine:
         st.vulnerable[R, b_seat] = False
         if self.config.uno_call_after_exchange:
             st.vulnerable[R, b_seat] = st.hand_n[R, b_seat] == 1
+        if self.memory is not None:  # memory hook: each seat knows the hand it gave
+            self.memory.exchanged(st, R, a_seat, b_seat)
 
     def _rotate(self, st: State, R, d) -> None:
         """Every hand passes one seat on in direction ``d`` (Swap-in-turn; a 0 under Seven-O)."""
@@ -1338,6 +1357,8 @@ class Engine:
         st.hand_n[R] = st.hand_n[R[:, None], src]
         st.held[R] = st.held[R[:, None], src]
         st.drew_on[R] = st.drew_on[R[:, None], src]
+        if self.memory is not None:  # memory hook: each seat knows the hand it passed on
+            self.memory.rotated(st, R, d)
         st.vulnerable[R] = False
         if self.config.uno_call_after_exchange:
             st.vulnerable[R] = st.hand_n[R] == 1
@@ -1346,6 +1367,8 @@ class Engine:
     def _flip(self, st: State, R) -> np.ndarray:
         """Turn the game over (RULES.md 7.4); returns whether the new top card is a wild."""
         st.side[R] ^= 1
+        if self.memory is not None:  # memory hook: the faces known no longer show
+            self.memory.flipped(st, R)
         j = np.arange(self.N)[None, :]
         base = (R * self.N)[:, None]  # flat gathers: the first n cards reversed, the rest in place
         if self.config.flip_discard_mode == "invert_pile":
@@ -1492,6 +1515,8 @@ class Engine:
         return got, last
 
     def _take(self, st: State, R, seats, k) -> np.ndarray:
+        if self.memory is not None:  # memory hook: cards enter hands
+            self.memory.drew(st, R, seats, k)
         last = np.full(len(R), -1, np.intp)
         m = int(k.max()) if k.size else 0
         if m == 0:

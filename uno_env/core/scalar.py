@@ -150,6 +150,8 @@ class ScalarStepper:
             hand[card] += 1
             held |= self.bit[card]
         self._set_held(st, seat, held)
+        if self.e.memory is not None:  # memory hook: cards enter a hand
+            self.e.memory.drew_one(st, seat, k)
         st.hand_n[0, seat] += k
         st.draw_n[0] = dn - k
         if k:
@@ -239,6 +241,8 @@ class ScalarStepper:
         st.passes[0] = 0
         st.origin[0] = actor
         st.drew_on[0, actor] = -1
+        if self.e.memory is not None:  # memory hook: a card played (before its effect)
+            self.e.memory.played_one(st, actor, a)
         st.color[0] = self.new_color[a]
         # E27: an out-of-turn jump-in is a discard but not the next player beginning a turn
         if st.phase.item(0) != JUMP or self.e.window_discard_only:
@@ -281,6 +285,8 @@ class ScalarStepper:
         """``Engine._flip``: the game turns over; returns whether the new top card is a wild."""
         side = 1 - st.side.item(0)
         st.side[0] = side
+        if self.e.memory is not None:  # memory hook: the faces known no longer show
+            self.e.memory.flipped_one(st)
         for pile, n, turn in ((st.discard, st.disc_n.item(0), self.invert_pile), (st.draw, st.draw_n.item(0), True)):
             if turn:  # the first n cards in reverse order
                 pile[0, :n] = pile[0, n - 1::-1] if n else pile[0, :0]
@@ -296,12 +302,16 @@ class ScalarStepper:
             row[[a, b]] = row[[b, a]]
         st.vulnerable[0, a] = False
         st.vulnerable[0, b] = self.call_after_exchange and st.hand_n.item(0, b) == 1
+        if self.e.memory is not None:  # memory hook: each seat knows the hand it gave
+            self.e.memory.exchanged_one(st, a, b)
 
     def _rotate(self, st: State, actor: int, d: int) -> None:
         """``Engine._rotate``: every hand passes one seat on in direction ``d`` (Swap-in-turn; a 0)."""
         src = self.rotation[d]
         for arr in (st.hands, st.hand_n, st.held, st.drew_on):
             arr[0] = arr[0][src]
+        if self.e.memory is not None:  # memory hook: each seat knows the hand it passed on
+            self.e.memory.rotated_one(st, d)
         v = st.vulnerable[0]
         if self.call_after_exchange:
             v[:] = st.hand_n[0] == 1
@@ -345,6 +355,8 @@ class ScalarStepper:
         card = st.draw.item(0, st.draw_n.item(0) - 1)
         self._take(st, actor, 1)
         st.drew_on[0, actor] = st.color.item(0)  # public: it drew on this colour
+        if self.e.memory is not None:  # memory hook: a draw on the active colour
+            self.e.memory.lacked_one(st, actor)
         self._close_windows(st, actor, discard=False)
         st.passes[0] = 0
         playable = False
