@@ -1,0 +1,290 @@
+"""Observation v3 shows what the table has seen and nothing else (rules §1.10, §1.6).
+
+Positions are in the notation (docs/notation.md).  Each scenario builds two games that differ only in
+what one seat may not see and plays the same public moves in both: that seat's v3 observation must be
+the same in both, and a seat that did see the difference (the challenger, the giver of a hand) must
+see it.
+"""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from uno_env import VecGame
+from uno_env.core.memory import Memory
+from uno_env.core.observe import SLOTS, SLOTS_V3, Observer
+
+PRESETS = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
+
+
+def game_at(rules="standard_en", players=3, options=None, **setup):
+    pos = {"rules": rules, "players": players, **setup}
+    if options:
+        pos["options"] = options
+    return VecGame.from_position(pos, observation="v3")
+
+
+def act(game, *moves):
+    for name in moves:
+        game.step(np.array([game.action_index(name)]))
+    return game
+
+
+def obs(game, seat):
+    one = game.observer.observe_one(game.state, seat)
+    assert np.array_equal(one, game.observe(seats=[seat], rows=[0])[0])
+    return one
+
+
+def part(game, o, name):
+    sl = game.observer.slots[name]
+    return o[sl.start:sl.stop]
+
+
+CHALLENGE = dict(discard="R7", draw_pile="B1 B2 B3 B4 B5 B6 B7 B8", to_move=0)
+
+
+def test_a_challenged_hand_is_shown_to_the_challenger_and_to_nobody_else():
+    # rules §1.6: guilty both times (seat 0 holds the active colour, R3); seat 0's G5 or B5 is shown to seat 1
+    a = game_at(hands=["W+4 R3 G5", "G1 Y2 G3", "G4 Y5 Y6"], **CHALLENGE)
+    b = game_at(hands=["W+4 R3 B5", "G1 Y2 G3", "G4 Y5 Y6"], **CHALLENGE)
+    act(a, "play W+4 G")
+    act(b, "play W+4 G")
+    assert np.array_equal(obs(a, 1), obs(b, 1))  # before the challenge, seat 1 cannot tell
+    act(a, "challenge")
+    act(b, "challenge")
+    assert a.memory.last_challenge() == {"challenger": 1, "offender": 0, "hand": ["R3", "G5"], "guilty": True}
+    assert b.memory.last_challenge()["hand"] == ["R3", "B5"]
+    assert not np.array_equal(obs(a, 1), obs(b, 1))  # the challenger saw the two hands
+    assert np.array_equal(obs(a, 2), obs(b, 2))  # the third seat did not
+    known = part(a, obs(a, 1), "known").reshape(2, -1)  # seat 1's relative seats 1, 2: absolute 2, 0
+    f = a.engine.deck.face_id
+    assert known[1, f("R3")] == 1 and known[1, f("G5")] == 1 and known[1].sum() == 2 and known[0].sum() == 0
+
+
+def test_a_challenged_hand_shows_also_when_the_challenge_fails():
+    a = game_at(hands=["W+4 Y3 G5", "G1 Y2 G3", "G4 Y5 Y6"], **CHALLENGE)
+    b = game_at(hands=["W+4 Y3 B5", "G1 Y2 G3", "G4 Y5 Y6"], **CHALLENGE)
+    for g in (a, b):
+        act(g, "play W+4 G", "challenge")
+        assert g.memory.last_challenge()["guilty"] is False
+    assert not np.array_equal(obs(a, 1), obs(b, 1))
+    assert np.array_equal(obs(a, 2), obs(b, 2))
+
+
+def test_flip_a_card_taken_back_after_a_guilty_challenge_is_known_to_everyone():
+    # rules §7.3, retract_and_draw_2: R7/U5 and R9/U5 show the same back to seat 2; both are red (guilty)
+    pos = dict(discard="R5/P2", draw_pile="Y9/T5 G5/T4 Y3/U1", to_move=0)
+    a = game_at("flip_jp", hands=["W+2/O4 R7/U5 G4/P8", "Y2/T1 Y5/U9 B2/P6", "R1/P3 G7/T2 B3/U8"], **pos)
+    b = game_at("flip_jp", hands=["W+2/O4 R9/U5 G4/P8", "Y2/T1 Y5/U9 B2/P6", "R1/P3 G7/T2 B3/U8"], **pos)
+    for g in (a, b):
+        act(g, "play W+2 G", "challenge")
+        assert g.memory.last_challenge()["guilty"] is True
+    assert not np.array_equal(obs(a, 1), obs(b, 1))
+    assert np.array_equal(obs(a, 2), obs(b, 2))
+    f = a.engine.deck.face_id
+    for seat, rel in ((1, 2), (2, 1)):  # the returned W+2 is known to both others
+        assert part(a, obs(a, seat), "known").reshape(2, -1)[rel - 1, f("W+2")] == 1
+
+
+def test_a_swap_shows_the_giver_the_hand_it_gave_and_nobody_else():
+    # SOLO Swap: seat 0 gives its hand (G1 G2 or G1 B2) to seat 1 and takes seat 1's
+    pos = dict(discard="R3", draw_pile="Y1 Y2 Y3 Y4", to_move=0)
+    a = game_at("solo_bga", hands=["RX G1 G2", "Y7 Y2", "B1 B2 B3 B4"], **pos)
+    b = game_at("solo_bga", hands=["RX G1 B2", "Y7 Y2", "B1 B2 B3 B4"], **pos)
+    act(a, "play RX @1")
+    act(b, "play RX @1")
+    assert np.array_equal(obs(a, 2), obs(b, 2))
+    assert not np.array_equal(obs(a, 0), obs(b, 0))
+    f = a.engine.deck.face_id
+    known = part(a, obs(a, 0), "known").reshape(2, -1)
+    assert known[0, f("G1")] == 1 and known[0, f("G2")] == 1 and known[0].sum() == 2
+    known = part(a, obs(a, 1), "known").reshape(2, -1)  # seat 1 gave Y7 Y2 to seat 0 (its relative 2)
+    assert known[1, f("Y7")] == 1 and known[1, f("Y2")] == 1
+
+
+def test_a_known_card_is_dropped_when_its_holder_plays_that_face():
+    g = game_at("solo_bga", hands=["RX R1 G2", "Y7 Y2 B2", "B1 B2 B3 B4"], discard="R3", draw_pile="Y1 Y2",
+                to_move=0)
+    act(g, "play RX @1")  # seat 1 now holds R1 G2 and moves next
+    f = g.engine.deck.face_id
+    assert g.state.actor[0] == 1
+    assert part(g, obs(g, 0), "known").reshape(2, -1)[0, [f("R1"), f("G2")]].tolist() == [1, 1]
+    act(g, "play R1")
+    assert part(g, obs(g, 0), "known").reshape(2, -1)[0, [f("R1"), f("G2")]].tolist() == [0, 1]
+
+
+def test_seven_o_a_seven_and_a_zero_make_the_hands_passed_on_known():
+    opts = {"seven_o": True}
+    pos = dict(discard="R3", draw_pile="Y1 Y2 Y3 Y4 Y5 Y6", to_move=0)
+    g = game_at("standard_en", options=opts, hands=["R7 G1 G2", "Y7 Y2 Y9", "B1 B2 B3 B4"], **pos)
+    act(g, "play R7 @2")  # seat 2 now holds G1 G2; seat 0 holds B1 B2 B3 B4
+    f = g.engine.deck.face_id
+    k0 = part(g, obs(g, 0), "known").reshape(2, -1)
+    assert k0[1, f("G1")] == 1 and k0[1, f("G2")] == 1 and k0[0].sum() == 0
+    k2 = part(g, obs(g, 2), "known").reshape(2, -1)  # seat 2 knows seat 0 (its relative 1) holds B1..B4
+    assert k2[0, [f("B1"), f("B2"), f("B3"), f("B4")]].sum() == 4
+    assert part(g, obs(g, 1), "known").sum() == 0  # seat 1 saw nothing
+    # a 0 passes every hand on in the direction of play: seat p knows the hand it passed to p + 1
+    z = game_at("standard_en", options=opts, hands=["R0 G1 G2", "Y7 Y2 Y9", "B1 B2 B3 B4"], **pos)
+    act(z, "play R0")
+    passed = {0: ["G1", "G2"], 1: ["Y2", "Y7", "Y9"], 2: ["B1", "B2", "B3", "B4"]}
+    for seat in range(3):  # (the next seat may have drawn since: the cards drawn are not known)
+        k = part(z, obs(z, seat), "known").reshape(2, -1)
+        assert sorted(z.engine.deck.faces[i].name for i in np.repeat(np.arange(z.engine.F), k[0].astype(int))) \
+            == passed[seat]
+        assert k[1].sum() == 0
+
+
+def test_the_unseen_cards_are_the_deck_less_the_hand_the_discard_pile_and_the_known_cards():
+    g = game_at(hands=["W+4 R3 G5", "G1 Y2 G3", "G4 Y5 Y6"], **CHALLENGE)
+    act(g, "play W+4 G", "challenge")
+    o = obs(g, 1)
+    copies = g.engine.deck.kind_counts
+    expect = copies - part(g, o, "hand") - part(g, o, "discard") - part(g, o, "known").reshape(2, -1).sum(0)
+    assert np.array_equal(part(g, o, "unseen"), expect)
+    assert part(g, o, "unseen").sum() == 108 - 3 - 2 - 2  # its hand, the pile (R7 W+4), the shown R3 G5
+
+
+def test_the_last_plays_are_listed_newest_first_with_the_colour_declared():
+    g = game_at(hands=["W G5 G6", "G1 Y2 G3", "G4 Y5 Y6"], discard="R7", draw_pile="B1 B2 B3", to_move=0)
+    act(g, "play W G", "play G1", "play G4")
+    rec = part(g, obs(g, 0), "recent").reshape(8, -1)
+    P, F, f = 3, g.engine.F, g.engine.deck.face_id
+    assert [int(r[:P].argmax()) for r in rec[:3]] == [2, 1, 0]  # relative seats, newest first
+    assert [int(r[P:P + F].argmax()) for r in rec[:3]] == [f("G4"), f("G1"), f("W")]
+    assert rec[2, P + F + 2] == 1 and rec[:2, P + F:].sum() == 0  # W declared green (colour 2); G1/G4 none
+    assert not rec[3:].any()
+    assert g.memory.plays(0) == [(0, f("W"), 2), (1, f("G1"), -1), (2, f("G4"), -1)]
+
+
+def test_colours_drawn_on_are_remembered_until_the_seat_plays():
+    # seats 0 and 1 hold no blue and nothing matching B7: both draw (forced moves) on blue; seat 2 is asked
+    g = game_at(hands=["R1 R2", "G1 Y2 G3", "B4 Y5 Y6"], discard="B7", draw_pile="Y1 Y3 Y4 Y7 Y8", to_move=0)
+    assert g.state.actor[0] == 2
+    o = obs(g, 2)
+    lacks = part(g, o, "lacks").reshape(3, 10)
+    assert lacks[1, 3] == 1 and lacks[2, 3] == 1 and lacks.sum() == 2  # relative 1, 2 = seats 0, 1; blue = 3
+    assert np.allclose(part(g, o, "drawn_since"), [0, 0.1, 0.1])
+    g = game_at(hands=["R1 B2", "G1 Y2 G3", "B4 Y5 Y6"], discard="B7", draw_pile="Y1 Y3 Y4 Y7 Y8", to_move=1)
+    act(g, "play B4")  # seat 1 drew on blue, seat 2 plays; seat 0 plays B2: its memory of blue goes
+    assert part(g, obs(g, 0), "lacks").reshape(3, 10)[1, 3] == 1
+    act(g, "play B2")
+    assert part(g, obs(g, 1), "lacks").reshape(3, 10)[2].sum() == 0
+
+
+def _hidden_of(game, seat, s):
+    """The kinds in seat ``s``'s hand that ``seat`` does not know (known copies are matched by face)."""
+    e, st = game.engine, game.state
+    side = int(st.side[0])
+    known = game.memory.known[0, seat, s].astype(int).copy()
+    out = []
+    for k in np.repeat(np.arange(e.K), st.hands[0, s]).tolist():
+        f = e.KF[side, k]
+        if known[f]:
+            known[f] -= 1
+        else:
+            out.append(k)
+    return np.array(out, np.int64)
+
+
+def _hidden_shuffle(game, seat, rng):
+    """A copy of ``game`` (batch of one) with what ``seat`` cannot see shuffled: the cards of the other
+    hands it does not know and the draw pile (UNO Flip: only cards showing the same back trade places,
+    and the draw pile's top card, whose back is public, stays)."""
+    e = game.engine
+    twin = VecGame(game.rules, game.num_players, batch_size=1, seed=0, autoreset=False, observation="v3")
+    for f in dataclasses.fields(game.state):
+        getattr(twin.state, f.name)[...] = getattr(game.state, f.name)
+    for name in Memory.ARRAYS:
+        getattr(twin.memory, name)[...] = getattr(game.memory, name)
+    st = twin.state
+    pile = max(int(st.draw_n[0]) - (1 if e.two_sided else 0), 0)  # the draw pile's hidden part
+    others = [s for s in range(e.P) if s != seat]
+    hidden = {s: _hidden_of(game, seat, s) for s in others}
+    pool = np.concatenate([st.draw[0, :pile].astype(np.int64)] + [hidden[s] for s in others])
+    owner = np.concatenate([np.full(pile, -1)] + [np.full(hidden[s].size, s) for s in others])
+    side = int(st.side[0])
+    groups = e.KF[1 - side, pool] if e.two_sided else np.zeros(pool.size, np.intp)
+    for b in np.unique(groups):
+        i = np.flatnonzero(groups == b)
+        pool[i] = pool[rng.permutation(i)]
+    st.draw[0, :pile] = pool[owner == -1]
+    for s in others:
+        st.hands[0, s] += (np.bincount(pool[owner == s], minlength=e.K) - np.bincount(hidden[s], minlength=e.K)
+                           ).astype(np.int8)
+    e.resync(st, np.zeros(1, np.intp))
+    return twin
+
+
+OPTIONS = {"standard_en": {}, "standard_ru": {"seven_o": True}, "house_cn": {}, "solo_bga": {}, "flip_jp": {}}
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_what_a_seat_cannot_see_does_not_change_its_v3_observation(rules):
+    """Every preset, along random games (Swaps, Seven-O, flips and challenges happen on the way): shuffling
+    the cards a seat cannot see among their hidden places leaves its observation as it was."""
+    rng = np.random.default_rng(0)
+    differed = 0
+    for players in (2, 4):
+        game = VecGame(rules, players, batch_size=1, seed=players, autoreset=True, observation="v3",
+                       **OPTIONS[rules])
+        for t in range(200):
+            if t % 4 == 0:
+                for seat in range(players):
+                    twin = _hidden_shuffle(game, seat, rng)
+                    assert np.array_equal(game.observer.observe_one(game.state, seat),
+                                          twin.observer.observe_one(twin.state, seat)), (rules, players, t, seat)
+                    assert np.array_equal(game.observe(seats=[seat]), twin.observe(seats=[seat]))
+                    differed += not np.array_equal(game.state.hands, twin.state.hands)
+            legal = np.flatnonzero(game.legal_mask()[0])
+            game.step(np.array([rng.choice(legal)]))
+    assert differed > 0  # the shuffles did change hidden cards
+
+
+def test_the_v3_layout_is_the_v2_layout_then_the_memory_slices():
+    for rules, players in (("standard_en", 4), ("flip_jp", 3), ("solo_bga", 10)):
+        v2 = Observer(VecGame(rules, players).engine)
+        v3 = VecGame(rules, players, observation="v3").observer
+        assert [s.name for s in v3.spec] == [s.name for s in v2.spec] + [n for n, _, _ in SLOTS_V3]
+        assert v3.spec[:len(v2.spec)] == v2.spec
+        assert {n for n, _, _ in SLOTS} >= {s.name for s in v2.spec}
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_a_v3_observation_starts_with_the_v2_observation(rules):
+    v2 = VecGame(rules, 4, batch_size=8, seed=3)
+    v3 = VecGame(rules, 4, batch_size=8, seed=3, observation="v3")
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        for seat in range(4):
+            a, b = v2.observe(seats=np.full(8, seat)), v3.observe(seats=np.full(8, seat))
+            assert np.array_equal(a, b[:, :v2.observation_size])
+        act_ = (rng.random((8, v2.num_actions)) * v2.legal_mask()).argmax(1)
+        v2.step(act_)
+        v3.step(act_)
+
+
+@pytest.mark.parametrize("rules", PRESETS + ["plus_minus", "cumulative_low"])
+def test_observation_bounds_are_finite_and_hold_in_play(rules):
+    opts = {"scoring_mode": rules} if rules in ("plus_minus", "cumulative_low") else {}
+    preset = "standard_en" if opts else rules
+    for version in ("v2", "v3"):
+        game = VecGame(preset, 3, batch_size=16, seed=2, observation=version, **opts)
+        low, high = game.observer.bounds()
+        assert np.isfinite(low).all() and np.isfinite(high).all()
+        rng = np.random.default_rng(0)
+        for _ in range(150):
+            for seat in range(3):
+                o = game.observe(seats=np.full(16, seat))
+                assert ((o >= low) & (o <= high)).all()
+            game.step((rng.random((16, game.num_actions)) * game.legal_mask()).argmax(1))
+
+
+def test_v3_without_the_memory_is_a_clear_error():
+    game = VecGame("standard_en", 2)
+    with pytest.raises(ValueError, match="memory"):
+        Observer(game.engine, "v3").observe(game.state, np.array([0]), np.array([0]))
+    with pytest.raises(ValueError, match="observation='v4' is not a layout"):
+        VecGame("standard_en", 2, observation="v4")
