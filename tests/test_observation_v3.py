@@ -288,3 +288,37 @@ def test_v3_without_the_memory_is_a_clear_error():
         Observer(game.engine, "v3").observe(game.state, np.array([0]), np.array([0]))
     with pytest.raises(ValueError, match="observation='v4' is not a layout"):
         VecGame("standard_en", 2, observation="v4")
+
+
+# ---------------------------------------------------------------------------- the AEC environment
+@pytest.mark.parametrize("rules", PRESETS)
+@pytest.mark.parametrize("players", [2, 4])
+def test_pettingzoo_api_and_seed_tests_pass_with_observation_v3(rules, players):
+    from pettingzoo.test import api_test, seed_test
+
+    from uno_env import aec
+    api_test(aec.env(rules=rules, num_players=players, observation="v3"), num_cycles=100)
+    seed_test(lambda: aec.env(rules=rules, num_players=players, observation="v3"), num_cycles=100)
+
+
+def test_the_aec_env_shows_a_challenged_hand_in_the_challengers_infos_only_for_that_step():
+    from uno_env.aec import raw_env
+
+    env = raw_env(rules="standard_en", num_players=3)
+    assert env.game.observer.version == "v3"
+    env.reset(options={"setup": {"rules": "standard_en", "players": 3, "hands": ["W+4 R3 G5", "G1 Y2 G3", "G4 Y5 Y6"],
+                                 **CHALLENGE}})
+    env.step(env.action_index("play W+4 G"))
+    env.step(env.action_index("challenge"))
+    assert env.infos["player_1"]["challenge"] == {"offender": "player_0", "hand": ["R3", "G5"], "guilty": True}
+    assert "challenge" not in env.infos["player_0"] and "challenge" not in env.infos["player_2"]
+    env.step(env.action_index("play G1"))
+    assert all("challenge" not in i for i in env.infos.values())
+
+
+def test_the_aec_env_keeps_the_v2_layout_on_request():
+    from uno_env.aec import raw_env
+
+    v2 = raw_env(rules="standard_en", num_players=4, observation="v2")
+    assert v2.observation_space("player_0")["observation"].shape == (Observer(v2.game.engine).size,)
+    assert v2.game.engine.memory is None

@@ -32,7 +32,13 @@ Arguments:
         ``"lose"`` (PettingZoo's convention: the offender gets -1, the others 0, and the episode ends) or
         ``"penalty"`` (the seeds' wrong-card rule: the card goes back, the seat draws 2 and, on its own
         turn, the turn passes; other decisions are asked again).
+    observation: the observation layout, ``"v3"`` (default: what the table has seen, ``uno_env.core.memory``)
+        or ``"v2"`` (the layout of uno_v2, which the shipped agents read).
     **options: rule options (RULES.md section 9 names).
+
+A challenge shows the offender's hand to the challenger only (rules §1.6): after the step, that agent's
+``infos[challenger]["challenge"]`` is ``{"offender": agent, "hand": [cards], "guilty": bool}`` (for that
+step only); with observation v3 the hand is also among the challenger's known cards.
 
 ``reset(seed=None, options={"setup": POSITION})`` builds a position in the notation of SCENARIOS.md
 (for the env's own rules and player count, which fix its spaces: make the env with the position's
@@ -60,6 +66,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .core.game import VecGame
+from .core.memory import challenged_hand
 from .core.notation import PositionError
 from .core.rules import IllegalActionError
 from .core.scalar import ScalarStepper
@@ -80,7 +87,7 @@ class raw_env(AECEnv):
                 "render_fps": 1}
 
     def __init__(self, rules="standard_en", num_players: int = 4, render_mode: str | None = None,
-                 episode: str = "round", illegal_action: str = "raise", **options):
+                 episode: str = "round", illegal_action: str = "raise", observation: str = "v3", **options):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode={render_mode!r} is not supported; use None, 'ansi' or 'human'")
@@ -89,7 +96,8 @@ class raw_env(AECEnv):
         if illegal_action not in ILLEGAL_POLICIES:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; use one of "
                              f"{', '.join(ILLEGAL_POLICIES)}")
-        self.game = VecGame(rules, num_players, batch_size=1, seed=0, autoreset=False, **options)
+        self.game = VecGame(rules, num_players, batch_size=1, seed=0, autoreset=False, observation=observation,
+                            **options)
         self.game.engine.log = []
         self._scalar = ScalarStepper(self.game.engine)  # one game: the same moves by item reads (core.scalar)
         self.render_mode, self.episode, self.illegal_action = render_mode, episode, illegal_action
@@ -107,6 +115,7 @@ class raw_env(AECEnv):
         self.history: deque = deque(maxlen=12)
         self._seeds: np.random.Generator | None = None  # after reset(seed): the seeds of later resets
         self._flagged: str | None = None  # the agent whose info reports an illegal action this step
+        self._shown: str | None = None  # the challenger whose info shows the challenged hand this step
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -185,9 +194,13 @@ class raw_env(AECEnv):
         if self._flagged is not None:  # an illegal action is reported for the step it happened in
             self.infos[self._flagged] = {k: v for k, v in self.infos[self._flagged].items() if k != "illegal_action"}
             self._flagged = None
+        if self._shown is not None:  # the challenged hand is reported for the step of the challenge only
+            self.infos[self._shown].pop("challenge", None)
+            self._shown = None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {x: 0.0 for x in self.agents}
         st = self.game.state
+        shown = challenged_hand(self.game.engine, st, 0, a) if st.mask[0, a] else None
         if not st.mask[0, a]:
             if self._illegal(agent, a):
                 return
@@ -198,6 +211,10 @@ class raw_env(AECEnv):
                 self._end_round(self.game.engine.result(st, np.zeros(1, bool)))
             else:
                 self.agent_selection = self._agent(int(st.actor[0]))
+            if shown is not None:
+                self._shown = agent
+                self.infos[agent] = {**self.infos[agent], "challenge": {
+                    "offender": self._agent(shown["offender"]), "hand": shown["hand"], "guilty": shown["guilty"]}}
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

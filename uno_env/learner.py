@@ -67,15 +67,18 @@ class LearnerGames:
         seed: seed of the games (game ``i`` gets ``seed + i``) and of the seat draws.
         episode: ``"round"`` (reward +1/-1 for the round) or ``"game"`` (+1/-1 at the game's end).
         privileged: append the hidden state to the learner's observations (see the module docstring).
+        observation: the observation layout, ``"v3"`` (default) or ``"v2"`` (``uno_env.core.observe``).
     """
 
     def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 1, opponents="random",
-                 seed: int | None = None, episode: str = "round", privileged: bool = False, **options):
+                 seed: int | None = None, episode: str = "round", privileged: bool = False, observation: str = "v3",
+                 **options):
         if episode not in ("round", "game"):
             raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        self.game = VecGame(rules, num_players, batch_size=num_envs, seed=seed, autoreset=False, **options)
+        self.game = VecGame(rules, num_players, batch_size=num_envs, seed=seed, autoreset=False,
+                            observation=observation, **options)
         self.num_envs, self.P, self.episode = num_envs, self.game.num_players, episode
         if not isinstance(privileged, bool):
             raise ValueError(f"privileged must be True or False, got {privileged!r}")

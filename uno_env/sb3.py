@@ -29,8 +29,10 @@ class UnoVecEnv(VecEnv):
     metadata = {"render_modes": []}
 
     def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 16, opponents="random",
-                 seed: int | None = None, episode: str = "round", privileged: bool = False, **options):
-        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, privileged, **options)
+                 seed: int | None = None, episode: str = "round", privileged: bool = False, observation: str = "v3",
+                 **options):
+        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, privileged,
+                                  observation=observation, **options)
         self.render_mode = None
         low, high = self.games.bounds()
         super().__init__(num_envs, spaces.Box(low, high, dtype=np.float32),

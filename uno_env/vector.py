@@ -38,8 +38,10 @@ class UnoVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 16, opponents="random",
-                 seed: int | None = None, episode: str = "round", privileged: bool = False, **options):
-        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, privileged, **options)
+                 seed: int | None = None, episode: str = "round", privileged: bool = False, observation: str = "v3",
+                 **options):
+        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, privileged,
+                                  observation=observation, **options)
         self.num_envs = num_envs
         self.single_observation_space = self._single_observation_space()
         self.single_action_space = spaces.Discrete(self.games.num_actions)
@@ -102,12 +104,12 @@ class UnoEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "human"]}
 
     def __init__(self, rules="standard_en", num_players: int = 2, opponents="random", episode: str = "round",
-                 illegal_action: str = "lose", render_mode: str | None = None, **options):
+                 illegal_action: str = "lose", render_mode: str | None = None, observation: str = "v3", **options):
         if illegal_action not in ("lose", "penalty", "raise"):
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; use 'lose', 'penalty' or 'raise'")
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode={render_mode!r} is not supported; use None, 'ansi' or 'human'")
-        self.games = LearnerGames(rules, num_players, 1, opponents, None, episode, **options)
+        self.games = LearnerGames(rules, num_players, 1, opponents, None, episode, observation=observation, **options)
         self.illegal_action, self.render_mode = illegal_action, render_mode
         low, high = self.games.game.observer.bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.float32)

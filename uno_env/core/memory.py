@@ -33,9 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .actions import CHALLENGE, PLAY
 from .actions import CHOOSE as A_CHOOSE
-from .actions import PLAY
-from .cards import NUM_COLOR_STATES, NUM_SYMBOLS
 
 HISTORY = 8  # plays remembered in order (observation v3's ``recent``)
 TALLY_CAP = 30  # a tally the observation reads is capped here (so its bound is finite)
@@ -305,4 +304,18 @@ def enable(engine, state) -> Memory:
     return mem
 
 
-__all__ = ["HISTORY", "Memory", "NUM_COLOR_STATES", "NUM_SYMBOLS", "enable"]
+
+def challenged_hand(engine, st, row: int, action: int) -> dict | None:
+    """What ``action`` would show its seat in game ``row`` if it is a challenge (rules §1.6: the offender's
+    hand, to the challenger only), read before the challenge is applied; None for any other action.
+    ``{"challenger", "offender", "hand" (card names, docs/notation.md), "guilty"}``.  For the AEC env's
+    ``infos`` and a human challenger's screen; needs no memory (any observation layout)."""
+    if engine.A_KIND[action] != CHALLENGE:
+        return None
+    off = int(st.origin[row])
+    kinds = np.repeat(np.arange(engine.K), np.maximum(st.hands[row, off], 0))
+    return {"challenger": int(st.actor[row]), "offender": off, "hand": [engine.deck.kind_name(int(k)) for k in kinds],
+            "guilty": bool(st.guilty[row])}
+
+
+__all__ = ["HISTORY", "Memory", "challenged_hand", "enable"]
