@@ -9,7 +9,9 @@
   ``training.train_ppo``), an SB3 ``MaskablePPO`` ``.zip``, or an RLlib checkpoint directory (one
   holding ``rllib_checkpoint.json``; RLlib checkpoints are pickled: load only ones you trust).
 
-With ``game`` given, a trained policy is checked against the game's env version and layouts.
+With ``game`` given, a trained policy is checked against the game's env version and layouts, in the
+observation layout it was trained on (its ``observation``: ``v2`` for the shipped agents, which read the
+first part of a v3 observation; the training envs give each opponent its own layout).
 """
 
 from __future__ import annotations

@@ -49,6 +49,7 @@ class RandomAgent:
     """Uniformly random among the legal actions."""
 
     name = "random"
+    observation = "v2"  # reads none: the cheaper layout will do
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)

@@ -22,22 +22,27 @@ class _ScriptedBot:
 
     name = "scripted"
     needs_game = True
+    observation = "v2"  # the layout read: v2's slices, which also start every v3 observation
+
 
     def __init__(self, game=None, seed: int | None = None):
         if game is None:
             raise ValueError(f"the {self.name!r} bot needs the game it plays to read the observation "
                              f"layout: agents.load({self.name!r}, game=game)")
-        self.view = ObsView(game)
+        self.view = ObsView(game, self.observation)
+        self.sizes = {self.view.size, ObsView(game).size}  # a v2 observation, or the game's own (v3)
 
     def scores(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def act(self, observations, action_masks, rng=None) -> np.ndarray:
         obs, mask = check_batch(observations, action_masks)
-        if obs.shape[1] != self.view.size or mask.shape[1] != self.view.A:
-            raise ValueError(f"the {self.name!r} bot was built for observations of size {self.view.size} "
+        if obs.shape[1] not in self.sizes or mask.shape[1] != self.view.A:
+            raise ValueError(f"the {self.name!r} bot was built for observations of size "
+                             f"{' or '.join(map(str, sorted(self.sizes)))} "
                              f"and {self.view.A} actions; got {obs.shape[1]} and {mask.shape[1]} (pass the "
                              f"game it plays to agents.load)")
+        obs = obs[:, :self.view.size]
         with one_blas_thread(obs.shape[0] * self.view.F * self.view.A):
             s = self.scores(obs.astype(np.float32, copy=False), mask).astype(np.float64)
         s[~mask] = -np.inf

@@ -27,15 +27,21 @@ from .base import check_batch
 FORMAT = "uno-env-policy/1"
 
 
-def layout_fingerprint(game) -> dict[str, Any]:
-    """The observation layout and action names of a configuration, with short fingerprints."""
+def layout_fingerprint(game, observation: str | None = None) -> dict[str, Any]:
+    """The observation layout (``observation``, default the game's) and action names of a configuration,
+    with short fingerprints."""
     from uno_env import ENV_VERSION
+    from uno_env.core.observe import Observer
 
-    obs = [[s.name, s.size] for s in game.observer.spec]
+    observer = game.observer
+    if observation is not None and observation != getattr(observer, "version", "v2"):
+        observer = Observer(game.engine, observation)
+    obs = [[s.name, s.size] for s in observer.spec]
     names = list(game.action_names)
     h_obs = hashlib.sha256(json.dumps(obs).encode()).hexdigest()[:16]
     h_act = hashlib.sha256(json.dumps(names).encode()).hexdigest()[:16]
-    return {"env_version": ENV_VERSION, "observation_size": int(game.observation_size),
+    return {"env_version": ENV_VERSION, "observation": getattr(observer, "version", "v2"),
+            "observation_size": int(observer.size),
             "num_actions": int(game.num_actions), "observation_fingerprint": h_obs,
             "action_fingerprint": h_act}
 
@@ -59,9 +65,15 @@ class PolicyAgent:
         self.name = name
         self.deterministic = deterministic
         self.meta = meta or {}
+        # the layout it was trained on (an exported model from before v3 reads v2; None: unknown, the game's);
+        # the training envs give each opponent its layout
+        self.observation = self.meta.get("observation", "v2" if "env_version" in self.meta else None)
+        self.size = self.meta.get("observation_size")
 
     def act(self, observations, action_masks, rng=None) -> np.ndarray:
         obs, mask = check_batch(observations, action_masks)
+        if self.observation == "v2" and self.size and obs.shape[1] > self.size:
+            obs = obs[:, :self.size]  # a v3 observation starts with the v2 one (uno_env.core.observe)
         obs = obs.astype(np.float32, copy=False)
         if self.deterministic or rng is None:
             actions, _ = self.policy.predict(obs, deterministic=self.deterministic, action_masks=mask)
@@ -136,19 +148,29 @@ class PolicyAgent:
         if public_dim:  # a privileged critic's checkpoint (agents/privileged.py): the actor alone plays
             from agents.privileged import actor_only
             policy, size = actor_only(policy), (public_dim,)
-        if game is not None and size != (game.observation_size,):
+        v2 = layout_fingerprint(game, "v2")["observation_size"] if game is not None else None
+        if game is not None and size not in ((game.observation_size,), (v2,)):
             raise ModelMismatchError(f"{path} takes observations of size {size}, "
                                      f"this game's are ({game.observation_size},)")
         if game is not None and getattr(model.action_space, "n", None) != game.num_actions:
             raise ModelMismatchError(f"{path} chooses among {getattr(model.action_space, 'n', None)} actions, "
                                      f"this game has {game.num_actions} ({game.rules.name}, "
                                      f"{game.num_players} players)")
-        return cls(policy, name or Path(path).stem, deterministic)
+        meta = None
+        if game is not None:
+            layout = "v2" if size == (v2,) else game.observer.version
+            meta = {"observation": layout, "observation_size": size[0]}
+        return cls(policy, name or Path(path).stem, deterministic, meta)
 
 
 def check_compatible(meta: dict, game, where: str) -> None:
     """Raise ``ModelMismatchError`` naming both sides if ``meta`` was trained for another layout."""
-    have = layout_fingerprint(game)
+    layout = meta.get("observation", "v2")
+    if layout != game.observer.version and getattr(game.engine, "memory", None) is None:
+        raise ModelMismatchError(f"{where} was trained on observation {layout}, and this game observes "
+                                 f"{game.observer.version} without the table's memory; make it with "
+                                 f"observation={layout!r}")
+    have = layout_fingerprint(game, layout)
     preset = _preset(game.rules.name)
     ours = game.rules.diff(preset) if preset else game.rules.options()
 

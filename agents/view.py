@@ -89,8 +89,11 @@ class ObsView:
         slots: ``{name: slice}`` of the observation.
     """
 
-    def __init__(self, game):
+    def __init__(self, game, observation: str | None = None):
         engine, observer = resolve(game)
+        if observation is not None and observation != getattr(observer, "version", "v2"):
+            from uno_env.core.observe import Observer
+            observer = Observer(engine, observation)  # the layout read (v2 is the first part of v3)
         self.rules = engine.config
         self.P, self.F, self.A = engine.P, engine.F, engine.A
         self.two_sided = bool(engine.two_sided)

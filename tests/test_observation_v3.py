@@ -14,6 +14,7 @@ import pytest
 from uno_env import VecGame
 from uno_env.core.memory import Memory
 from uno_env.core.observe import SLOTS, SLOTS_V3, Observer
+from uno_env.core.state import OVER
 
 PRESETS = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
 
@@ -322,3 +323,43 @@ def test_the_aec_env_keeps_the_v2_layout_on_request():
     v2 = raw_env(rules="standard_en", num_players=4, observation="v2")
     assert v2.observation_space("player_0")["observation"].shape == (Observer(v2.game.engine).size,)
     assert v2.game.engine.memory is None
+
+
+# ---------------------------------------------------------------------------- agents and layouts
+def test_a_shipped_v2_agent_plays_a_v3_game_as_it_plays_a_v2_game():
+    import agents
+
+    v2 = VecGame("standard_en", 4, batch_size=32, seed=4)
+    v3 = VecGame("standard_en", 4, batch_size=32, seed=4, observation="v3")
+    a2, a3 = agents.load("ppo-standard_en-4p", game=v2), agents.load("ppo-standard_en-4p", game=v3)
+    assert a3.observation == "v2"
+    for _ in range(30):
+        x = a2.act(v2.observe(), v2.legal_mask())
+        assert np.array_equal(x, a3.act(v3.observe(), v3.legal_mask()))
+        v2.step(x)
+        v3.step(x)
+
+
+def test_the_training_envs_give_each_opponent_the_layout_it_reads():
+    import agents
+    from uno_env.learner import LearnerGames
+
+    games = LearnerGames("standard_en", 4, num_envs=8, opponents=["heuristic", "ppo-standard_en-4p"], seed=0)
+    assert games.game.observer.version == "v3"
+    assert [games._layout(a).version for a in games.opponents] == ["v2", "v2"]
+    for _ in range(20):
+        games.step((np.random.default_rng(0).random((8, games.num_actions)) * games.action_masks()).argmax(1))
+        games.restart(np.flatnonzero(games.game.state.phase == OVER))
+    bot = agents.load("heuristic", game=games.game)  # a bot also takes the whole v3 observation
+    bot.act(games.observe(), games.action_masks())
+
+
+def test_a_model_trained_on_v3_is_refused_by_a_game_without_the_memory():
+    from agents.policy import ModelMismatchError, check_compatible, layout_fingerprint
+
+    meta = {**layout_fingerprint(VecGame("standard_en", 2, observation="v3")), "rules": "standard_en",
+            "options": {}, "players": 2}
+    assert meta["observation"] == "v3"
+    check_compatible(meta, VecGame("standard_en", 2, observation="v3"), "model.json")
+    with pytest.raises(ModelMismatchError, match="observation='v3'"):
+        check_compatible(meta, VecGame("standard_en", 2), "model.json")

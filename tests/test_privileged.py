@@ -109,7 +109,8 @@ def test_a_privileged_model_saves_and_loads_with_its_split():
 
 
 def test_an_initial_actor_is_copied_and_a_misfit_is_a_clear_error():
-    env = UnoVecEnv("standard_en", 4, num_envs=4, opponents="random", seed=0, privileged=True)
+    env = UnoVecEnv("standard_en", 4, num_envs=4, opponents="random", seed=0, privileged=True,
+                    observation="v2")  # the shipped actor reads v2
     from sb3_contrib import MaskablePPO
     model = MaskablePPO(PrivilegedCriticPolicy, env, n_steps=16, batch_size=32, seed=0,
                         policy_kwargs={"net_arch": [256, 256], "public_dim": env.games.public_size})
@@ -132,7 +133,7 @@ def test_a_privileged_training_run_exports_an_actor_that_plays_from_its_own_view
     from uno_env import VecGame
     _train(tmp_path, "--run-name", "oracle", "--players", "4", "--total-steps", "512", "--eval-every", "256",
            "--checkpoint-every", "256", "--privileged-critic", "--init-actor", "ppo-standard_en-4p",
-           "--critic-warmup", "400")
+           "--critic-warmup", "400", "--observation", "v2")  # the shipped actor reads v2
     run = tmp_path / "oracle"
     warm = json.loads((run / "critic_warmup.json").read_text())
     assert warm["decisions"] > 0 and warm["value_mse"] >= 0

@@ -43,11 +43,11 @@ def test_a_short_training_run_writes_the_run_folder(tmp_path):
                       str(tmp_path / "models"), "--command", "train it", "--train-seconds", "1"]) == 0
     meta = json.loads((tmp_path / "models" / "tiny.json").read_text())
     assert meta["trained_steps"] >= 1024 and meta["command"] == "train it" and meta["training_evaluations"]
-    game = VecGame("standard_en", 2, batch_size=8, seed=0)
+    game = VecGame("standard_en", 2, batch_size=8, seed=0, observation="v3")  # trained on v3, the envs' default
     actions = agents.load(str(tmp_path / "models" / "tiny.json"), game=game).act(game.observe(), game.legal_mask())
     assert game.legal_mask()[np.arange(8), actions].all()
     with pytest.raises(ModelMismatchError, match=r"chooses among 72 actions, this game has 76"):
-        agents.load(str(run / "model.zip"), game=VecGame("standard_en", 2, seven_o=True))
+        agents.load(str(run / "model.zip"), game=VecGame("standard_en", 2, seven_o=True, observation="v3"))
 
 
 def test_a_sampling_policy_agent_draws_from_the_rng_it_is_given():
@@ -180,22 +180,22 @@ def test_an_exported_agent_refuses_a_game_with_another_layout(tmp_path):
 
     from uno_env import VecGame
     from uno_env.sb3 import UnoVecEnv
-    env = UnoVecEnv("standard_en", 2, num_envs=2, seed=0)
+    env = UnoVecEnv("standard_en", 2, num_envs=2, seed=0)  # observation v3, the envs' default
     model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=16)
     PolicyAgent(model.policy, "tiny").export(tmp_path / "tiny", env.games.game)
-    agent = PolicyAgent.load(tmp_path / "tiny.json", game=VecGame("standard_en", 2))
-    g = VecGame("standard_en", 2, batch_size=4, seed=1)
+    agent = PolicyAgent.load(tmp_path / "tiny.json", game=VecGame("standard_en", 2, observation="v3"))
+    g = VecGame("standard_en", 2, batch_size=4, seed=1, observation="v3")
     a = agent.act(g.observe(), g.legal_mask())
     assert g.legal_mask()[np.arange(4), a].all()
     expected = "trained for observation size .*standard_en, 2 players.*flip_jp, 3 players"
     with pytest.raises(ModelMismatchError, match=expected):
-        PolicyAgent.load(tmp_path / "tiny.json", game=VecGame("flip_jp", 3))
+        PolicyAgent.load(tmp_path / "tiny.json", game=VecGame("flip_jp", 3, observation="v3"))
     meta = json.loads((tmp_path / "tiny.json").read_text())
     meta["env_version"] = "uno_v9"
     (tmp_path / "old.json").write_text(json.dumps(meta))
     (tmp_path / "old.pt").write_bytes((tmp_path / "tiny.pt").read_bytes())
     with pytest.raises(ModelMismatchError, match="env version 'uno_v9'.*but this game has 'uno_v2'"):
-        PolicyAgent.load(tmp_path / "old.json", game=VecGame("standard_en", 2))
+        PolicyAgent.load(tmp_path / "old.json", game=VecGame("standard_en", 2, observation="v3"))
     (tmp_path / "cut.json").write_text(json.dumps(json.loads((tmp_path / "tiny.json").read_text())))
     (tmp_path / "cut.pt").write_bytes((tmp_path / "tiny.pt").read_bytes()[:100])
     with pytest.raises(ModelMismatchError, match="cannot read the weights"):

@@ -28,11 +28,14 @@ def probe(agent_name: str, checkpoint: str, rules: str, players: int, opponents:
     from training.common import discounted_outcomes
     from uno_env.learner import LearnerGames
 
-    games = LearnerGames(rules, players, n_envs, [o.strip() for o in opponents.split(",")], seed=seed,
-                         privileged=True)
+    model = MaskablePPO.load(checkpoint, device="cpu")
+    for layout in ("v3", "v2"):  # the observation layout the checkpoint was trained on
+        games = LearnerGames(rules, players, n_envs, [o.strip() for o in opponents.split(",")], seed=seed,
+                             privileged=True, observation=layout)
+        if model.observation_space.shape == (games.observation_size,):
+            break
     agent = agents.load(agent_name, game=games.game)
     agent.deterministic = False
-    model = MaskablePPO.load(checkpoint, device="cpu")
     if not is_privileged(model.policy) or model.observation_space.shape != (games.observation_size,):
         raise ValueError(f"{checkpoint} is not a --privileged-critic checkpoint for {rules} with {players} players")
     rng = np.random.default_rng(seed)

@@ -98,6 +98,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     """
     from uno_env import VecGame
     from uno_env.core.state import OVER
+    from uno_env.learner import observer_for
 
     if episode not in ("round", "game"):
         raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
@@ -111,13 +112,15 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
         raise ValueError(f"lineup has {len(lineup)} agents for {P} seats")
     B = max(1, min(batch_size, games))
     next_game = B
-    game = VecGame(rules, P, batch_size=B, seed=seed, autoreset=False, **options)
+    # observation v3 (the table's memory on): each agent reads its own layout (uno_env.learner.observer_for)
+    game = VecGame(rules, P, batch_size=B, seed=seed, autoreset=False, observation="v3", **options)
     names = [x if isinstance(x, str) else getattr(x, "name", type(x).__name__) for x in lineup]
     # identical names share one agent object (one batched act call per distinct agent)
     distinct = list(dict.fromkeys(names))
     objs = dict(zip(distinct, _load_agents([lineup[names.index(n)] for n in distinct], game, seed)))
     slot_agent = np.array([distinct.index(n) for n in names])
     agent_objs = [objs[n] for n in distinct]
+    layouts: dict = {}
     rng = np.random.default_rng(seed)
     st, engine = game.state, game.engine
     game_no = np.arange(B)  # index of the game each row is playing
@@ -146,7 +149,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
             actions = np.empty(rows.size, np.int64)
             for k in np.unique(who):
                 i = np.flatnonzero(who == k)
-                obs = game.observer.observe(st, rows[i], seats[i])
+                obs = observer_for(game, agent_objs[k], layouts).observe(st, rows[i], seats[i])
                 actions[i] = agent_objs[k].act(obs, st.mask[rows[i]], rng)
             out = engine.step_rows(st, rows, actions)
             er = rows[out.round_over]

@@ -34,8 +34,10 @@ def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: flo
     if not ckpt.exists():
         have = sorted(p.name for p in (run / "checkpoints").glob("*.zip"))
         raise FileNotFoundError(f"no checkpoint {ckpt.name} in {run / 'checkpoints'}; there are {have}")
-    game = VecGame(cfg["rules"], cfg["players"])
     model = MaskablePPO.load(str(ckpt), device="cpu")
+    game = VecGame(cfg["rules"], cfg["players"], observation="v3")  # the layout it was trained on: v3, or v2
+    if model.observation_space.shape != (game.observation_size,):
+        game = VecGame(cfg["rules"], cfg["players"])
     if model.observation_space.shape != (game.observation_size,):
         raise ValueError(f"{ckpt} takes observations of size {model.observation_space.shape}, but "
                          f"{cfg['rules']} with {cfg['players']} players has ({game.observation_size},)")

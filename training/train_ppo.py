@@ -62,6 +62,8 @@ class Args:
     run_name: str = field(default="", metadata={"help": "folder name under runs/ (default: derived)"})
     runs_dir: str = field(default="runs", metadata={"help": "parent folder of the runs"})
     episode: str = field(default="round", metadata={"help": "'round' or 'game': what an episode is"})
+    observation: str = field(default="v3", metadata={"help": "observation layout, 'v3' or 'v2' (v2 to start "
+                                                             "from an agent trained on it, e.g. --init-actor)"})
     n_steps: int = field(default=256, metadata={"help": "rollout length per game (PPO n_steps)"})
     batch_size: int = field(default=4096, metadata={"help": "PPO minibatch size"})
     n_epochs: int = field(default=4, metadata={"help": "PPO epochs per rollout"})
@@ -234,14 +236,14 @@ def make_callback(args: Args, run: Path, env, eval_game):
             policy = actor_only(self.model.policy)  # a copy already for a privileged critic's actor
             if policy is self.model.policy:
                 policy = copy.deepcopy(policy).to("cpu")
-            frozen = PolicyAgent(policy, name=f"self@{t}", deterministic=False)
+            frozen = PolicyAgent(policy, name=f"self@{t}", deterministic=False, meta=_layout(args))
             self.snapshots = (self.snapshots + [frozen])[-args.league:]
             env.set_opponents(bots + self.snapshots)
 
     bots = [n.strip() for n in args.opponents.split(",") if n.strip()]
 
     def evaluate_now(model, t: int) -> None:
-        agent = PolicyAgent(actor_only(model.policy), name="learner")
+        agent = PolicyAgent(actor_only(model.policy), name="learner", meta=_layout(args))
         line = {"step": int(t), "time": time.time()}
         for bot in [b.strip() for b in args.eval_bots.split(",") if b.strip()]:
             res = play_match([agent, bot], args.rules, args.players, args.eval_games, seed=10_000 + t % 9973,
@@ -269,7 +271,7 @@ def collect_decisions(agent, args: Args, opponents: list[str], decisions: int, s
     from uno_env.learner import LearnerGames
 
     games = LearnerGames(args.rules, args.players, args.n_envs, opponents, seed=seed, episode=args.episode,
-                         privileged=args.privileged_critic)
+                         privileged=args.privileged_critic, observation=args.observation)
     steps = max(1, decisions // args.n_envs)
     n, A, O, pub = args.n_envs, games.num_actions, games.observation_size, games.public_size
     obs = np.zeros((steps, n, O), np.float32)
@@ -321,7 +323,8 @@ def behaviour_clone(model, args: Args, opponents: list[str]) -> dict:
     import agents
     from uno_env import VecGame
 
-    teacher = agents.load(args.bc_teacher, game=VecGame(args.rules, args.players), seed=args.seed)
+    teacher = agents.load(args.bc_teacher, game=VecGame(args.rules, args.players, observation=args.observation),
+                          seed=args.seed)
     data = collect_decisions(teacher, args, opponents, args.bc_decisions, seed=args.seed + 777)
     fit(model, data, args, args.bc_epochs, policy_loss=True)
     X, M, Y = data["X"], data["M"], data["Y"]
@@ -342,7 +345,7 @@ def warm_up_critic(model, args: Args, opponents: list[str]) -> dict:
     from agents.policy import PolicyAgent
     from agents.privileged import actor_only
 
-    actor = PolicyAgent(actor_only(model.policy), deterministic=False)
+    actor = PolicyAgent(actor_only(model.policy), deterministic=False, meta=_layout(args))
     data = collect_decisions(actor, args, opponents, args.critic_warmup, seed=args.seed + 555,
                              rng=np.random.default_rng(args.seed + 555))
     before = float(((data["R"] - data["R"].mean()) ** 2).mean())
@@ -353,6 +356,13 @@ def warm_up_critic(model, args: Args, opponents: list[str]) -> dict:
     print(f"critic warm-up: {len(data['X'])} decisions, {args.bc_epochs} epochs, value error {mse:.3f} "
           f"against {before:.3f} for the mean (explained variance {1 - mse / before:.1%})", flush=True)
     return {"decisions": len(data["X"]), "value_mse": mse, "outcome_variance": before}
+
+
+def _layout(args: Args) -> dict:
+    """What a policy being trained reads (``PolicyAgent.observation``): the arenas give it that layout."""
+    from uno_env import VecGame
+    return {"observation": args.observation,
+            "observation_size": VecGame(args.rules, args.players, observation=args.observation).observation_size}
 
 
 def check_bots(args: Args) -> None:
@@ -401,7 +411,7 @@ def train(args: Args) -> Path:
     opponents = [n.strip() for n in args.opponents.split(",") if n.strip()]
     check_bots(args)
     env = UnoVecEnv(args.rules, args.players, args.n_envs, opponents, seed=args.seed, episode=args.episode,
-                    privileged=args.privileged_critic)
+                    privileged=args.privileged_critic, observation=args.observation)
     env.seed(args.seed)
     if args.resume:
         model = load_checkpoint(run / "checkpoints" / "latest.zip", env, args.device)

@@ -25,8 +25,20 @@ from typing import Any
 import numpy as np
 
 from .core.game import VecGame
+from .core.observe import Observer
 from .core.scalar import ScalarStepper
 from .core.state import OVER
+
+
+def observer_for(game: VecGame, agent, cache: dict) -> Observer:
+    """The observer of the layout ``agent`` reads (its ``observation``: a bot reads v2, the first part of v3,
+    more cheaply; a trained policy the layout it was trained on), else the game's; ``cache`` keeps them."""
+    want = getattr(agent, "observation", None)
+    if want not in ("v2", "v3") or want == game.observer.version or game.memory is None:
+        return game.observer
+    if want not in cache:
+        cache[want] = Observer(game.engine, want)
+    return cache[want]
 
 
 def resolve_agents(opponents: Any, game: VecGame, seed: int | None) -> list:
@@ -91,6 +103,7 @@ class LearnerGames:
         self.learner = np.zeros(num_envs, np.intp)
         self.assign = np.zeros((num_envs, self.P), np.intp)  # opponent index per seat
         self.rounds_without_learner = 0
+        self._observers: dict = {}  # layouts the opponents read, other than the game's (``_layout``)
         # one game: steps and observations by item reads (the same moves, tests/test_scalar.py)
         self.scalar = ScalarStepper(self.game.engine) if num_envs == 1 else None
         self._start_episodes(np.arange(num_envs), new_game=False)
@@ -153,14 +166,18 @@ class LearnerGames:
         actions = np.empty(rows.size, np.int64)
         for k in np.unique(who):
             i = np.flatnonzero(who == k)
-            obs = self._observe(rows[i], seats[i])
+            obs = self._observe(rows[i], seats[i], self._layout(self.opponents[k]))
             actions[i] = self.opponents[k].act(obs, st.mask[rows[i]], self.rng)
         return self._step_rows(rows, actions)
 
-    def _observe(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    def _layout(self, agent):
+        return observer_for(self.game, agent, self._observers)
+
+    def _observe(self, rows: np.ndarray, seats: np.ndarray, observer=None) -> np.ndarray:
+        observer = observer or self.game.observer
         if self.scalar is not None and rows.size == 1:
-            return self.game.observer.observe_one(self.game.state, int(seats[0]))[None]
-        return self.game.observer.observe(self.game.state, rows, seats)
+            return observer.observe_one(self.game.state, int(seats[0]))[None]
+        return observer.observe(self.game.state, rows, seats)
 
     def _step_rows(self, rows: np.ndarray, actions: np.ndarray):
         """``Engine.step_rows``; for one game through the scalar path (the same checks and moves)."""
