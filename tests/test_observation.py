@@ -145,7 +145,7 @@ def test_no_observation_or_legal_action_depends_on_what_the_seat_cannot_see(rule
                 for seat in range(players):
                     for _ in range(5):  # a new deal that leaves the seat asked a real choice (else it
                         other = VecGame.from_position(_deal_hidden_anew(snap, seat, rng))  # moves on)
-                        if other.state.turns[0] == game.state.turns[0]:
+                        if other.state.turn_count[0] == game.state.turn_count[0]:
                             break
                     else:
                         continue

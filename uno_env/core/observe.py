@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import NUM_COLOR_STATES
+from .legal import top_face
 from .state import DRAWN, PHASE_NAMES, State
 
 PRIVILEGED_DRAWS = 4  # draw-pile cards in ``Observer.privileged`` (the next draws decide much of a round)
@@ -161,7 +162,7 @@ class Observer:
         phase, actor = st.phase.item(0), st.actor.item(0)
         o[S["phase"] + phase] = 1
         o[S["acting"] + (actor - seat) % P] = 1
-        o[S["turn"] + (st.turn.item(0) - seat) % P] = 1
+        o[S["turn"] + (st.turn_seat.item(0) - seat) % P] = 1
         o[S["played_by"] + (st.origin.item(0) - seat) % P] = 1
         o[S["pending"]] = st.pending.item(0) / 10.0
         o[S["pending"] + 1] = st.pending_color.item(0)
@@ -241,7 +242,7 @@ class Observer:
         side = st.side[R].astype(np.intp)
         o[ar, S["seat"].start + seats] = 1
         o[:, S["hand"].start:S["hand"].stop] = self._faces(st.hands[R, seats], side)
-        tface = e._top_face(st, R)
+        tface = top_face(e, st, R)
         o[ar, S["top"].start + tface] = 1
         o[ar, S["color"].start + st.color[R].astype(np.intp)] = 1
         o[:, S["direction"].start] = st.direction[R]
@@ -249,7 +250,7 @@ class Observer:
         o[ar, S["phase"].start + phase] = 1
         actor = st.actor[R].astype(np.intp)
         o[ar, S["acting"].start + (actor - seats) % P] = 1
-        o[ar, S["turn"].start + (st.turn[R].astype(np.intp) - seats) % P] = 1
+        o[ar, S["turn"].start + (st.turn_seat[R].astype(np.intp) - seats) % P] = 1
         o[ar, S["played_by"].start + (st.origin[R].astype(np.intp) - seats) % P] = 1
         o[:, S["pending"].start] = st.pending[R] / 10.0
         o[:, S["pending"].start + 1] = st.pending_color[R]
