@@ -54,7 +54,7 @@ class VecGame:
         seed: ``None`` (fresh entropy), an int (game ``i`` gets seed ``seed + i``, so it plays exactly
             as ``VecGame(..., batch_size=1, seed=seed + i)``), or one int per game.
         autoreset: deal the next round (or a new game) as soon as a round ends.
-        **options: rule options overriding the preset (RULES.md section 9 names).
+        **options: rule options overriding the preset (the names of rules §9).
     """
 
     def __init__(self, rules: str | RuleConfig = "standard_en", num_players: int = 4,
@@ -148,11 +148,11 @@ class VecGame:
         return [self.engine.actions.names[j] for j in np.flatnonzero(self.state.mask[row])]
 
     def snapshot(self, row: int = 0) -> dict:
-        """The position of game ``row`` in the notation of SCENARIOS.md (JSON-serialisable)."""
+        """The position of game ``row`` in the notation (docs/notation.md; JSON-serialisable)."""
         return snapshot(self.engine, self.state, row)
 
     def load(self, setup: dict, row: int = 0) -> None:
-        """Set game ``row`` to the position ``setup`` (SCENARIOS.md); its rules, options and player
+        """Set game ``row`` to the position ``setup`` (docs/notation.md); its rules, options and player
         count must be this game's."""
         load_position(self.engine, self.state, row, setup)
 

@@ -1,4 +1,4 @@
-"""Positions in the notation of SCENARIOS.md: build one (``load_position``), write one (``snapshot``).
+"""Positions in the notation (docs/notation.md): build one (``load_position``), write one (``snapshot``).
 
 A position names its rules, options and player count, the hands, the piles and the seat to move.
 A snapshot adds every key needed to rebuild the exact state, the decision in progress included; all
