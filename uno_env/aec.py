@@ -32,9 +32,9 @@ Arguments:
         ``"lose"`` (PettingZoo's convention: the offender gets -1, the others 0, and the episode ends) or
         ``"penalty"`` (the seeds' wrong-card rule: the card goes back, the seat draws 2 and, on its own
         turn, the turn passes; other decisions are asked again).
-    **options: rule options (RULES.md section 9 names).
+    **options: rule options (the names of rules §9).
 
-``reset(seed=None, options={"setup": POSITION})`` builds a position in the notation of SCENARIOS.md
+``reset(seed=None, options={"setup": POSITION})`` builds a position in the notation (docs/notation.md)
 (for the env's own rules and player count, which fix its spaces: make the env with the position's
 ``rules``, ``num_players`` and options; the position's ``seed`` wins over ``seed``);
 ``snapshot()`` returns the current one; ``action_name(i)``/``action_index(name)`` convert action ids.
