@@ -3,7 +3,7 @@
 ``uno_env.fingerprint`` hashes seeded games of every preset at 2, 3, 4, 7 and 10 players (policy and
 engine integer-only, so the hash does not depend on numpy's random generators).  A speed-up or a
 refactor keeps it; a rules fix that alters any seeded game changes it, and then ``ENV_VERSION`` must
-move on (README "Version policy") and the new fingerprint is pinned here.  For scale: the uno_v0
+move on (docs/versioning.md) and the new fingerprint is pinned here.  For scale: the uno_v0
 engine gives a different fingerprint (its 10-player SOLO games differ: a draw chain longer than the
 look-ahead window), so the pin is sensitive to rare events.
 """
@@ -19,5 +19,5 @@ def test_seeded_games_are_those_pinned_for_this_env_version():
     got = fingerprint()["fingerprint"]
     assert got == PINNED[ENV_VERSION], (
         f"seeded games changed under {ENV_VERSION} (fingerprint {got}): a change that alters games must bump "
-        f"ENV_VERSION (README 'Version policy') and pin its fingerprint; a pure speed-up must not alter them "
+        f"ENV_VERSION (docs/versioning.md) and pin its fingerprint; a pure speed-up must not alter them "
         f"(python -m uno_env.fingerprint --verbose names the preset and player count)")
