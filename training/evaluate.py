@@ -167,9 +167,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
         if cont.size:
             game.next_round(cont)
         if finished.size and recorder is not None:
-            ended = engine.result(st, np.zeros(finished.size, bool), finished)
-            recorder.end(finished, ended.rewards if episode == "round" else ended.game_rewards,
-                         info=[{"game": int(game_no[r])} for r in finished])
+            recorder.end(finished, info=[{"game": int(game_no[r])} for r in finished])
         if finished.size:
             take = finished
             for r in take:

@@ -320,7 +320,7 @@ class Recorder:
 
     Call ``begin(rows)`` when episodes start in ``rows`` (``fresh=True`` only for the first deal of a
     game seeded by ``VecGame(seed=...)`` or ``new_game(rows, seeds)``), ``act(rows, seats, actions)``
-    with every decision taken, and ``end(rows, rewards)`` when episodes end (``rewards``: ``(n, P)``);
+    with every decision, before it is applied, and ``end(rows)`` when episodes end;
     ``end`` returns the finished ``GameRecord`` objects and passes them to ``sink`` (e.g. a
     ``RecordWriter``'s ``write``).  ``steps=True`` also stores each decision's observation (given to
     ``act``), mask and the seat's reward.
@@ -365,8 +365,13 @@ class Recorder:
                 self._steps[r].append({"seat": int(s), "obs": np.asarray(o).tolist(),
                                        "mask": np.flatnonzero(self.game.state.mask[r]).tolist(), "reward": 0.0})
 
-    def end(self, rows, rewards, info=None) -> list[GameRecord]:
+    def end(self, rows, rewards=None, info=None) -> list[GameRecord]:
+        """Close the episodes of ``rows`` (over: their round, or with ``episode="game"`` their game);
+        ``rewards`` ``(n, P)`` defaults to the finished round's (or game's) +1/-1; ``info``: one dict per row."""
         rows = np.atleast_1d(np.asarray(rows, np.intp))
+        if rewards is None:
+            out = self.game.engine.result(self.game.state, np.zeros(rows.size, bool), rows)
+            rewards = out.rewards if self.episode == "round" else out.game_rewards
         rewards = np.asarray(rewards, np.float32).reshape(rows.size, -1)
         out = []
         for k, r in enumerate(rows.tolist()):
