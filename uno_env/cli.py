@@ -131,8 +131,15 @@ def _ask(inp, prompt: str) -> str:
         return "q"
 
 
+def _version() -> str:
+    """``uno --version``: the package and the environment version it plays (they move independently)."""
+    from . import ENV_VERSION, __version__
+    return f"uno-env {__version__} (environment {ENV_VERSION})"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="uno", description="UNO environments for RL research")
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(p):
