@@ -145,3 +145,16 @@ def test_mkdocs_build_strict_passes(tmp_path):
     for page in ("index.html", "rules/index.html", "notation/index.html", "options/index.html",
                  "environments/flip_jp/index.html", "benchmarks/core_decisions.png"):
         assert (tmp_path / "site" / page).exists(), page
+
+
+def test_uno_version_names_the_package_and_the_environment_version(capsys):
+    import uno_env
+    from uno_env.cli import main
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"uno-env {uno_env.__version__} (environment {uno_env.ENV_VERSION})"
+    tomllib = pytest.importorskip("tomllib")
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert meta["version"] == uno_env.__version__
+    assert meta["classifiers"] and meta["keywords"] and meta["readme"] == "README.md"
