@@ -158,3 +158,10 @@ def test_uno_version_names_the_package_and_the_environment_version(capsys):
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert meta["version"] == uno_env.__version__
     assert meta["classifiers"] and meta["keywords"] and meta["readme"] == "README.md"
+
+
+@pytest.mark.parametrize("page", ["getting-started.md", "training.md"])
+def test_the_python_examples_of_a_page_run_as_written(page):
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    for i, code in enumerate(re.findall(r"```python\n(.*?)```", text, flags=re.S)):
+        exec(compile(code, f"docs/{page} block {i}", "exec"), {"__name__": "docs_example"})
