@@ -190,9 +190,7 @@ def start_game(record: GameRecord) -> VecGame:
 
 def _deal_on(game: VecGame) -> None:
     """``episode="game"``: deal the next round, and again while a deal ends its round at once."""
-    st = game.state
-    while st.phase[0] == OVER and not st.game_over[0]:
-        game.next_round(0)
+    game.deal_on(0)
 
 
 def _episode_rewards(game: VecGame, episode: str) -> np.ndarray:
@@ -364,6 +362,10 @@ class Recorder:
                 o = obs[k] if obs is not None else self.game.observer.observe_one(self.game.state.take([r]), int(s))
                 self._steps[r].append({"seat": int(s), "obs": np.asarray(o).tolist(),
                                        "mask": np.flatnonzero(self.game.state.mask[r]).tolist(), "reward": 0.0})
+
+    def drop(self, rows) -> None:
+        """Forget the episodes in progress in ``rows`` (not replayable, e.g. an illegal move changed them)."""
+        self._open[np.atleast_1d(np.asarray(rows, np.intp))] = False
 
     def end(self, rows, rewards=None, info=None) -> list[GameRecord]:
         """Close the episodes of ``rows`` (over: their round, or with ``episode="game"`` their game);
