@@ -86,8 +86,8 @@ def _play_and_check(monkeypatch, rules: str, players: int, seed: int, decisions:
             if e.two_sided:
                 other = 1 - int(st.side[0])
                 for p in range(1, players):
-                    line = next(ln for ln in table_lines if re.match(rf"^(->|  ) {re.escape(t.names[p][:NAME_WIDTH - 1])}",
-                                                                    ln))
+                    name = re.escape(t.names[p][:NAME_WIDTH - 1])
+                    line = next(ln for ln in table_lines if re.match(rf"^(->|  ) {name}", ln))
                     backs = line.split("(backs:", 1)[1].split(")")[0].split() if "(backs:" in line else []
                     assert backs == _faces(e, st, p, other), line
                     visible |= set(backs)
