@@ -509,7 +509,7 @@ class _Describe:
             elif mode == "plus_minus":
                 head += "; " + ", ".join(f"{self.who(p)} {int(delta[p]):+d}" for p in range(self.t.P))
             else:
-                head += f" and {plural(int(a.round_points[0]), 'point')} (the others' hands)"
+                head += f": {plural(int(a.round_points[0]), 'point')} (the others' hands)"
         if a.game_over[0]:
             win = np.flatnonzero(e.game_winners(a, np.array([0]))[0])
             head += "; game over: " + " and ".join(self.who(int(p)) for p in win) + \

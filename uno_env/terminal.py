@@ -110,7 +110,14 @@ def play(rules: str, num_players: int, opponents: str, seat: int = 0, seed=None,
             if table.state.game_over[0]:
                 out("game over")
                 return 0
-            if _ask(inp, "next round? [Y/n] ").strip().lower().startswith(("n", "q")):
+            ans = _ask(inp, "next round? [Y/n] ").strip().lower()
+            while ans not in ("", "y", "yes", "n", "no", "q"):
+                if ans == "?":
+                    out(LEGEND)
+                elif ans == "h":
+                    screen.history()
+                ans = _ask(inp, "next round? [Y/n] (? card codes, h the round) ").strip().lower()
+            if ans in ("n", "no", "q"):
                 return 0
             table.next_round()
             continue

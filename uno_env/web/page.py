@@ -48,9 +48,9 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>@@CSS@@</style></head>
 <body><header><h1>UNO replay</h1><span id="meta"></span>
-<button id="first" title="first">⏮</button><button id="prev" title="back one action">◀ back</button>
+<button id="first" title="first action">|◀ first</button><button id="prev" title="back one action">◀ back</button>
 <button id="play">▶ play</button><button id="next" title="next action">next ▶</button>
-<button id="last" title="last">⏭</button>
+<button id="last" title="last action">last ▶|</button>
 <input id="slider" type="range" min="0" value="0">
 <span id="step"></span>
 <label>seen by <select id="viewer"></select></label>

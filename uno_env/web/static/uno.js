@@ -38,7 +38,7 @@ function drawTable(el, view, faces, opts) {
     }
     if (s.backs !== null) cards += `<span class="backs" title="the other side of these cards">${s.backs.map((f) => sized(faces[f].dim, 22)).join("")}</span>`;
     const tags = (s.dealer ? " · dealer" : "") + (s.vulnerable ? " · <b>no UNO called!</b>" : "");
-    h += `<div class="${cls.join(" ")}" data-seat="${s.seat}"><span class="name" title="${esc(s.name)}">${esc(s.name)}${s.seat === me ? " (you)" : ""}</span>` +
+    h += `<div class="${cls.join(" ")}" data-seat="${s.seat}"><span class="name" title="${esc(s.name)}">${esc(s.name)}${s.seat === me && s.name !== "you" ? " (you)" : ""}</span>` +
       `<span class="info">${plural(s.count, "card")} · score ${s.score}${tags}</span><div class="cards">${cards}</div></div>`;
   }
   el.innerHTML = h;
