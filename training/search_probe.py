@@ -1,6 +1,6 @@
 """How much does looking ahead add to the heuristic bot?  Determinized Monte Carlo search in one seat.
 
-    python -m training.search_probe --players 4 --rounds 2000 --worlds 64   # the README's 4-player figure
+    python -m training.search_probe --players 4 --rounds 2000 --worlds 64   # the 4-player figure of docs/training.md
     python -m training.search_probe --players 2 --rounds 2000 --worlds 32
 
 One seat searches and the others are heuristic bots; the searching seat moves on by one every round.

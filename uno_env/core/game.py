@@ -116,6 +116,23 @@ class VecGame:
         """Deal the next round in finished ``rows`` (a new game where the game is over)."""
         self.engine.next_rounds(self.state, np.atleast_1d(np.asarray(rows, np.intp)))
 
+    def deal_on(self, rows) -> np.ndarray:
+        """Deal the next round of the same game in finished ``rows``, again where a deal ends its round at
+        once (forced moves, as with one-card hands), until each has a round in play or its game is over;
+        returns the rows whose game ended on the way (they wait, over)."""
+        rows = np.atleast_1d(np.asarray(rows, np.intp))
+        st = self.state
+        while True:
+            todo = rows[(st.phase[rows] == OVER) & ~st.game_over[rows]]
+            if todo.size == 0:
+                return rows[st.phase[rows] == OVER]
+            self.next_round(todo)
+
+    @property
+    def scalar(self) -> ScalarStepper | None:
+        """The one-game stepper of a batch of one (None otherwise), shared by the one-game environments."""
+        return self._scalar
+
     def new_game(self, rows, seeds=None) -> None:
         """Start new games in ``rows`` (optionally reseeding them)."""
         rows = np.atleast_1d(np.asarray(rows, np.intp))
