@@ -246,7 +246,7 @@ def seat_view(game: VecGame, viewer: int | None = None, names=None, row: int = 0
         "draw_n": draw_n, "discard_n": int(st.disc_n[row]), "draw_top_back": top_back,
         "pending": int(st.pending[row]), "pending_color": bool(st.pending_color[row]),
         "phase": PHASE_NAMES[int(st.phase[row])], "actor": actor, "seats": seats,
-        "turns": int(st.turns[row]), "round": int(st.rounds[row]) + (0 if over else 1),
+        "turns": int(st.turn_count[row]), "round": int(st.rounds[row]) + (0 if over else 1),
         "over": over, "legal": [], "scoring": e.config.scoring_mode,
     }
     if viewer is None or viewer == actor:
@@ -428,7 +428,7 @@ class _Describe:
         if sym == SKIP_EVERYONE:
             fx.append(f"everyone else is skipped: {self.who(s)} {'go' if s == self.viewer else 'goes'} again")
         if a.pending[0] > 0 or a.pending_color[0]:
-            v = int(a.actor[0]) if a.phase[0] == PENDING else int(a.turn[0])
+            v = int(a.actor[0]) if a.phase[0] == PENDING else int(a.turn_seat[0])
             owe = plural(int(a.pending[0]), "card")
             if a.pending_color[0]:
                 owe = (f"{owe} and " if a.pending[0] else "") + f"cards until {COLOR_NAMES[int(a.color[0])]}"
