@@ -86,7 +86,7 @@ def test_the_code_cites_the_rules_page_not_the_specification_files():
 
 def test_nothing_in_the_repository_points_outside_it():
     """A clone has no shared folder beside it: no file may read or mention one."""
-    bad = re.compile(r"\.\./" + "shared|shared " + "rules folder")
+    bad = re.compile(r"\.\./" + "shared|shared " + "rules folder|[\"']" + "shared[\"'/]")  # also a path join
     hits = [f"{p.relative_to(ROOT)}:{n}" for p in text_files()
             for n, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
             if bad.search(line)]

@@ -144,12 +144,20 @@ def _env_arguments() -> str:
         item = " ".join(item.split())
         if item:
             name, text = item.split(":", 1)
-            out.append(f"* `{name}`: {text.strip()}")
+            out.append(f"* `{name}`: " + re.sub(r"``([^`]+)``", r"`\1`", text.strip()))
     return "\n".join(out)
 
 
 def _version_history() -> str:
+    """The ``Version history:`` block of the AEC env's docstring (the env's own record), else the retired list."""
     import uno_env
+
+    from . import aec
+    doc = inspect.getdoc(aec) or ""
+    if "Version history:" in doc:
+        block = doc.split("Version history:", 1)[1].split("\n\n", 1)[0]
+        items = [" ".join(x.split()) for x in re.split(r"\n\s*\* ", "\n" + block.strip()) if x.strip()]
+        return "\n".join("* " + re.sub(r"``([^`]+)``", r"`\1`", x) for x in items)
     lines = [f"* `{uno_env.ENV_VERSION}`: the current version."]
     for name, text in sorted(uno_env.RETIRED.items(), reverse=True):
         lines.append(f"* `{name}`: retired ({text}); importing it raises an error naming the current version.")
@@ -250,7 +258,8 @@ explains the codes):
 | `episode="game"` (rounds until a game winner) | +1 at the game's end | -1 at the game's end |
 
 A void blocked round (`blocked_round="void_redeal"`) gives 0. A round stopped by `max_turns_per_round`
-is reported as truncation ([E3](../rules.md#e3)); the blocked-round rule still names a winner.
+is reported as truncation ([E3](../rules.md#e3)); the blocked-round rule still names a winner. What an
+illegal action earns is set by `illegal_action` (below).
 
 ## Arguments
 
