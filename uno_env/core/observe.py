@@ -3,7 +3,7 @@
 Seats are relative to the observer (position 0 is the observer, 1 the next seat in seat order, ...),
 except ``seat``, which says which absolute seat the observer is (actions such as ``catch @2`` name
 absolute seats).  ``F`` is the number of faces of the deck (both sides for UNO Flip), ``P`` the
-number of players.  Nothing a seat may not see is encoded (RULES.md 1.10): its own hand by active
+number of players.  Nothing a seat may not see is encoded (rules §1.10): its own hand by active
 faces only (in UNO Flip a player cannot see the backs of its own cards), the opponents' hands by
 size only, and, in UNO Flip, the backs of the opponents' cards and of the draw pile's top card.
 
@@ -202,7 +202,7 @@ class Observer:
         return (self.e.P - 1 + draws) * self.e.F
 
     def privileged(self, st: State, R: np.ndarray, seats: np.ndarray, draws: int = PRIVILEGED_DRAWS) -> np.ndarray:
-        """``(n, privileged_size(draws)) float32``: what ``seats`` may *not* see (RULES.md 1.10).
+        """``(n, privileged_size(draws)) float32``: what ``seats`` may *not* see (rules §1.10).
 
         Not an observation. It is for critics trained with privileged information (an asymmetric
         actor-critic; ``agents.privileged``): a value function may read the hidden state, since the
