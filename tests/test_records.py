@@ -40,7 +40,7 @@ def test_eval_record_tells_each_seat_its_agent(eval_file):
                                                    ("solo_bga", 5, "round")])
 def test_records_of_other_presets_and_whole_games_replay(tmp_path, rules, players, episode):
     path = tmp_path / "r.jsonl.gz"
-    play_match(["random"], rules, players, games=6, seed=1, batch_size=4, episode=episode, record=path)
+    play_match(["random"], rules, players, games=6, seed=1, batch_size=4, episode=episode, ratings=False, record=path)
     recs = list(records.read_records(path))
     assert len(recs) == 6 and all(r.episode == episode for r in recs)
     for r in recs:

@@ -271,11 +271,14 @@ def test_the_self_play_path_trains_one_module_on_every_seat(tmp_path):
 
 
 @pytest.mark.slow
-def test_restoring_a_checkpoint_logs_no_deprecation_warning(trained):
+def test_restoring_a_checkpoint_logs_no_deprecation_of_the_module_class(trained):
+    """(RLlib's own RLModule.__init__ still logs that its internal RLModuleConfig is deprecated, for every
+    module, its default ones included: nothing a module class can avoid.)"""
     proc, ckpt = trained
     assert proc.returncode == 0, proc.stderr[-3000:]
     code = f"from agents.rllib_policy import load_rllib; load_rllib({str(ckpt)!r})"
     out = subprocess.run([sys.executable, "-W", "always", "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert "deprecat" not in (out.stdout + out.stderr).lower()
+    warnings = [x for x in (out.stdout + out.stderr).splitlines() if "deprecat" in x.lower()]
+    assert not [x for x in warnings if "PPOTorchRLModule" in x or "examples" in x or "RLModuleConfig" not in x]
