@@ -282,3 +282,37 @@ def test_replay_names_the_action_that_does_not_fit(tmp_path):
     with pytest.raises(RecordError, match="action 3 is seat"):
         terminal.replay_table(rec)
     assert cli.main(["replay", str(path), "--all"]) == 2
+
+
+def test_uno_play_records_each_round_and_the_record_replays_to_the_same_scores(tmp_path, monkeypatch):
+    from uno_env.records import check, read_records
+    path = tmp_path / "played.jsonl"
+    answers = iter(["0"] * 10_000)
+    rounds = {"n": 0}
+
+    def inp(prompt):
+        if prompt.startswith("next round"):  # two rounds, then stop
+            rounds["n"] += 1
+            return "y" if rounds["n"] < 2 else "n"
+        return next(answers)
+
+    monkeypatch.setattr("builtins.input", inp)
+    assert cli.main(["play", "--rules", "standard_ru", "--players", "3", "--opponents", "heuristic,random",
+                     "--seed", "4", "--plain", "--record", str(path)]) == 0
+    recs = list(read_records(path))
+    assert len(recs) == 2 and all(r.rules == "standard_ru" and r.num_players == 3 for r in recs)
+    assert recs[0].start is None and recs[1].start is not None  # the second round starts from its deal
+    assert {s for r in recs for s, _ in r.actions} == {0, 1, 2}
+    for r in recs:
+        check(r)  # replays the chosen actions and compares the final position, scores and winner
+
+
+def test_uno_watch_records_what_it_shows(tmp_path):
+    from uno_env.records import check, read_records
+    path = tmp_path / "watched.jsonl"
+    assert cli.main(["watch", "--rules", "solo_bga", "--players", "4", "--bots", "heuristic,greedy",
+                     "--rounds", "2", "--seed", "2", "--plain", "--quiet", "--record", str(path)]) == 0
+    recs = list(read_records(path))
+    assert len(recs) == 2 and recs[0].agents[:2] == ["heuristic_0", "greedy_1"]
+    for r in recs:
+        check(r)

@@ -21,18 +21,29 @@ from .core.config import PRESETS
 from .terminal import interrupted
 
 
+def _recording(args):
+    """A ``RecordWriter`` for ``--record FILE`` (a context manager either way; ``None`` inside without it)."""
+    from contextlib import nullcontext
+    if not args.record:
+        return nullcontext()
+    from .records import RecordWriter
+    return RecordWriter(args.record)
+
+
 def watch(args, out=print) -> int:
     """Agents play; every action is printed in words (``--quiet``: only each round's result)."""
     from .terminal import watch as run
-    return run(args.rules, args.players, args.bots, seed=args.seed, rounds=args.rounds, ansi=not args.plain,
-               verbose=args.verbose, quiet=args.quiet, delay=args.delay, out=out)
+    with _recording(args) as w:
+        return run(args.rules, args.players, args.bots, seed=args.seed, rounds=args.rounds, ansi=not args.plain,
+                   verbose=args.verbose, quiet=args.quiet, delay=args.delay, out=out, record=w and w.write)
 
 
 def play(args, inp=None, out=print) -> int:
     """A person plays seat ``--seat`` against agents; legal moves are listed by number."""
     from .terminal import play as run
-    return run(args.rules, args.players, args.opponents, seat=args.seat, seed=args.seed, ansi=not args.plain,
-               inp=inp or input, out=out)
+    with _recording(args) as w:
+        return run(args.rules, args.players, args.opponents, seat=args.seat, seed=args.seed, ansi=not args.plain,
+                   inp=inp or input, out=out, record=w and w.write)
 
 
 def replay(args, inp=None, out=print) -> int:
@@ -72,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--players", type=int, default=4, help="number of seats (2-10)")
         p.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots")
         p.add_argument("--plain", action="store_true", help="no ANSI colours")
+        p.add_argument("--record", metavar="FILE", help="write each round as a game record (JSON lines; "
+                       "uno replay FILE steps through it)")
 
     w = sub.add_parser("watch", help="agents play, every action said in words")
     common(w)

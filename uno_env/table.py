@@ -101,10 +101,13 @@ class Table:
 
     Args:
         names: a display name per seat (default ``player_0``...).
+        record: a callable given each finished round as a ``records.GameRecord`` (for example a
+            ``records.RecordWriter``'s ``write``), so ``uno play``/``uno watch`` games can be replayed.
         seed, options: as for ``VecGame``.
     """
 
-    def __init__(self, rules="standard_en", num_players: int = 4, seed=None, names=None, **options):
+    def __init__(self, rules="standard_en", num_players: int = 4, seed=None, names=None, record=None,
+                 **options):
         self.game = VecGame(rules, num_players, batch_size=1, seed=seed, autoreset=False, **options)
         e = self.engine = self.game.engine
         e.bulk_forced_moves = False  # each forced move through ``apply``, so the tape copies before each
@@ -117,6 +120,11 @@ class Table:
         e.log = self._tape
         self.game.reset(seed)  # deal again with the tape on (the same deal): the deal's forced moves show
         self.seed = int(self.game.state.seed[0])
+        self._recorder = None
+        if record is not None:  # each round one game record (docs/records.md), passed to ``record``
+            from .records import Recorder
+            self._recorder = Recorder(self.game, "round", agents=self.names, sink=record)
+            self._recorder.begin(0, fresh=True)
         self._deal_events()
 
     @classmethod
@@ -151,7 +159,11 @@ class Table:
     def step(self, action) -> list[Event]:
         """Apply ``action`` (an id or a name) for the seat asked; the events it caused, forced moves included."""
         a = self.game.action_index(action) if isinstance(action, str) else action
+        if self._recorder is not None and not self.over:
+            self._recorder.act(0, self.actor, a)
         self.game.step(np.array([a]))
+        if self._recorder is not None and self.over:
+            self._recorder.end(0)
         return self._collect()
 
     def next_round(self) -> list[Event]:
@@ -159,6 +171,10 @@ class Table:
         if not self.over:
             raise ValueError("the round is still in play; next_round deals once it is over")
         self.game.next_round(0)
+        if self._recorder is not None:
+            self._recorder.begin(0)
+            if self.over:  # forced moves ended the round at its deal: a record with no decision
+                self._recorder.end(0)
         return self._deal_events()
 
     def round_events(self) -> list[Event]:

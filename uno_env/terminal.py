@@ -90,14 +90,15 @@ def _ask(inp, prompt: str) -> str:
 
 
 def play(rules: str, num_players: int, opponents: str, seat: int = 0, seed=None, ansi: bool = True,
-         inp=input, out=print, **options) -> int:
+         inp=input, out=print, record=None, **options) -> int:
     """A person plays ``seat`` against agents; returns an exit status."""
     if not 2 <= num_players <= 10:
         raise ValueError(f"--players must be from 2 to 10, got {num_players}")
     if not 0 <= seat < num_players:
         raise ValueError(f"--seat must be from 0 to {num_players - 1}, got {seat}")
     names = split_names(opponents)
-    table = Table(rules, num_players, seed=seed, names=seat_names(names, num_players, seat), **options)
+    table = Table(rules, num_players, seed=seed, names=seat_names(names, num_players, seat), record=record,
+                  **options)
     bots = load_agents(names, table.game, seed, out)
     seat_bot = {p: bots[i % len(bots)] for i, p in enumerate(q for q in range(num_players) if q != seat)}
     screen = Screen(table, seat, ansi, out)
@@ -152,12 +153,13 @@ def play(rules: str, num_players: int, opponents: str, seat: int = 0, seed=None,
 
 
 def watch(rules: str, num_players: int, bots: str, seed=None, rounds: int = 1, ansi: bool = True,
-          verbose: bool = False, quiet: bool = False, delay: float = 0.0, out=print, **options) -> int:
+          verbose: bool = False, quiet: bool = False, delay: float = 0.0, out=print, record=None,
+          **options) -> int:
     """Agents play ``rounds`` rounds (or to the game's end); every event is printed unless ``quiet``."""
     if rounds < 1:
         raise ValueError(f"--rounds must be at least 1, got {rounds}")
     names = split_names(bots)
-    table = Table(rules, num_players, seed=seed, names=seat_names(names, num_players), **options)
+    table = Table(rules, num_players, seed=seed, names=seat_names(names, num_players), record=record, **options)
     agents_ = load_agents(names, table.game, seed, out)
     seat_bot = [agents_[p % len(agents_)] for p in range(num_players)]
     screen = Screen(table, None, ansi, out)
