@@ -5,7 +5,7 @@ PPO's advantages noisy.  The asymmetric actor-critic (Pinto et al., 2018; the pe
 critic of PerfectDou) gives the *critic* the hidden state and keeps the *actor* on the seat's own view.
 With a Markov state the value of the full state is a valid baseline, so the policy gradient stays
 unbiased.  (For four-player UNO against heuristic bots it explains little more of the outcome than the
-agent's own critic, 16.3% against 15.5%: ``training/critic_probe.py`` and the README.)
+agent's own critic, 16.3% against 15.5%: ``training/critic_probe.py`` and docs/training.md.)
 
 * The environment appends the hidden state to the learner's observation
   (``UnoVecEnv(..., privileged=True)``, ``Observer.privileged``: the other hands and the next draws).

@@ -38,8 +38,8 @@ class RLlibAgent:
 
     Args:
         module: a torch ``RLModule`` whose observations are ``{"observations", "action_mask"}`` dicts
-            and whose ``forward_inference`` returns masked action logits (RLlib's
-            ``ActionMaskingTorchRLModule``).
+            and whose ``forward_inference`` returns masked action logits
+            (``uno_env.rllib.MaskedPPOTorchRLModule``).
         name: the agent's name in results.
         deterministic: take the most likely legal action (default) or sample from the policy.
         seed: seed of the samples when not deterministic (an ``rng`` given to ``act`` takes precedence).
@@ -124,8 +124,7 @@ def load_rllib(path, game=None, name: str | None = None, deterministic: bool = T
         from ray.rllib.core.rl_module.rl_module import RLModule
     except ImportError:  # pragma: no cover - depends on the install
         raise ImportError("loading an RLlib checkpoint needs ray: pip install -e '.[scale]'") from None
-    # the module class pickled in the checkpoint; importing it first gives a clear error if missing
-    import ray.rllib.examples.rl_modules.classes.action_masking_rlm  # noqa: F401
+    from uno_env import rllib  # noqa: F401  (the module class the checkpoint names)
 
     module_dir, meta = find_module_dir(path)
     if game is not None and meta:

@@ -6,7 +6,8 @@ How the speed-ups of the core were measured: check out the baseline beside the w
     python benchmarks/ab_core.py /tmp/base . --preset house_cn --batch-size 4096
 
 Each window is a fresh Python process that imports ``uno_env`` from one tree, warms a batch up as
-``bench_core.py`` does and times ``--seconds`` of its loop (policy and ``step``); windows alternate
+``bench_core.py`` does and times ``--seconds`` of its loop (policy and ``step``), longer if no round has
+finished by then (a busy host or a tiny ``--seconds``: every window counts a round); windows alternate
 between the trees so both share the host's noise.  Prints one JSON line per tree (medians of
 ``--repeats`` windows) with its ratio to the first tree.  Pair it with ``python -m uno_env.fingerprint``
 in both trees: a speed-up must not change any game.
@@ -48,7 +49,7 @@ from uno_env import VecGame
 game = VecGame({preset!r}, num_players={players}, batch_size={batch}, seed=0)
 policy = make_policy(game, "play_first", np.random.default_rng(0))
 run_steps(game, policy, 0.5, min_rounds=3 * {batch}, max_seconds=20.0)
-out = run_steps(game, policy, {seconds})
+out = run_steps(game, policy, {seconds}, min_rounds=1)  # a window ends after a finished round: rates never 0
 out["uno_env_file"] = uno_env.__file__
 game.engine.log = []  # after the timed window: count every action applied, chosen or forced
 for _ in range(50):

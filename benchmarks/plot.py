@@ -10,7 +10,7 @@ last line, so a file given after another replaces the points it measured again.
     python benchmarks/plot.py benchmarks/results/core.jsonl              # -> benchmarks/results/core.png
     python benchmarks/plot.py a.jsonl b.jsonl --metric decisions_per_s --png decisions.png
     python benchmarks/plot.py benchmarks/results/core.jsonl benchmarks/results/core_batch1.jsonl \
-        --metric decisions_per_s --png benchmarks/results/core_decisions.png   # the README's plot
+        --metric decisions_per_s --png benchmarks/results/core_decisions.png   # the docs' plot
 """
 
 from __future__ import annotations

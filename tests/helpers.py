@@ -1,4 +1,4 @@
-"""Shared test helpers: build a position in the notation of SCENARIOS.md, act by action name."""
+"""Shared test helpers: build a position in the notation (docs/notation.md), act by action name."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ PRESET_NAMES = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
 
 
 def position(rules: str = "standard_en", players: int = 2, **setup) -> VecGame:
-    """A one-game ``VecGame`` in the position given (SCENARIOS.md keys)."""
+    """A one-game ``VecGame`` in the position given (the keys of docs/notation.md#positions)."""
     return VecGame.from_position({"rules": rules, "players": players, **setup})
 
 

@@ -1,4 +1,5 @@
-"""The benchmark scripts run and print well-formed JSON lines (no timing is asserted here)."""
+"""The benchmark scripts run and print well-formed JSON lines. No timing or speed is asserted here, and the
+timeouts only guard against a hang (generous, so a busy machine passes)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def smoke_run(tmp_path_factory):
     pytest.importorskip("rlcard")
     out = tmp_path_factory.mktemp("bench") / "smoke.jsonl"
     cmd = [sys.executable, str(ROOT / "benchmarks" / "bench_core.py"), "--smoke", "--out", str(out)]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     return proc, out
 
 
@@ -54,7 +55,7 @@ def test_plot_reads_the_smoke_output(smoke_run, tmp_path):
     _, out = smoke_run
     png = tmp_path / "smoke.png"
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "plot.py"), str(out), "--png", str(png)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert png.stat().st_size > 0
 
@@ -82,7 +83,7 @@ def test_bench_script_smoke_prints_a_json_line(script, bench, keys):
     if script == "bench_training.py":
         pytest.importorskip("sb3_contrib")
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--smoke"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     records = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     assert records and all(r["bench"] == bench and keys <= r.keys() for r in records)
@@ -91,20 +92,20 @@ def test_bench_script_smoke_prints_a_json_line(script, bench, keys):
 def test_ab_core_times_two_trees_in_alternating_processes(tmp_path):
     cmd = [sys.executable, str(ROOT / "benchmarks" / "ab_core.py"), str(ROOT), str(ROOT), "--batch-size", "8",
            "--seconds", "0.05", "--repeats", "1"]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
     assert [r["bench"] for r in lines] == ["ab_core", "ab_core"]
     assert lines[0]["rounds_ratio"] == 1.0 and lines[1]["engine_speedup"] > 0
     assert all(VERSION_KEYS | {"uno_env_git"} <= r["versions"].keys() for r in lines)
-    bad = subprocess.run([*cmd[:2], str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([*cmd[:2], str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "is not a source tree of this project" in bad.stderr
 
 
 def test_ab_core_compares_presets_per_decision_and_per_move():
     cmd = [sys.executable, str(ROOT / "benchmarks" / "ab_core.py"), str(ROOT), "--preset", "standard_en", "house_cn",
            "--batch-size", "8", "--seconds", "0.05", "--repeats", "1"]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
     assert [r["preset"] for r in lines] == ["standard_en", "house_cn"]
@@ -121,7 +122,7 @@ def test_ab_core_compares_presets_per_decision_and_per_move():
 def test_profile_core_prints_a_json_line(extra, bench):
     cmd = [sys.executable, str(ROOT / "benchmarks" / "profile_core.py"), "--preset", "house_cn", "--batch-size", "16",
            "--steps", "20", "--warmup-rounds", "0.2", *extra]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     (line,) = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
     assert line["bench"] == bench and "versions" in line
@@ -133,12 +134,12 @@ def test_profile_core_prints_a_json_line(extra, bench):
 def test_ab_jobs_times_jobs_run_at_once_under_two_trees(tmp_path):
     cmd = [sys.executable, str(ROOT / "benchmarks" / "ab_jobs.py"), str(ROOT), str(ROOT), "--workload",
            "greedy,random@standard_en:20", "--jobs", "2", "--repeats", "1", "--batch-size", "8"]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
     assert [(r["bench"], r["jobs"], r["rules"]) for r in lines] == [("ab_jobs", 2, "standard_en")] * 2
     assert lines[0]["speedup"] == 1.0 and lines[1]["rounds_per_s_all_jobs"] > 0
     assert all(VERSION_KEYS | {"uno_env_git"} <= r["versions"].keys() for r in lines)
     bad = subprocess.run([*cmd[:3], "--workload", "heuristic@standard_en"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60)
+                         text=True, timeout=600)
     assert bad.returncode == 2 and "AGENTS@RULES" in bad.stderr

@@ -1,5 +1,5 @@
 """Scripted bots: they pick only legal actions in every preset, option and table size, and the heuristic
-plays the way its rule list says (positions in the notation of SCENARIOS.md)."""
+plays the way its rule list says (positions in the notation, docs/notation.md)."""
 
 from __future__ import annotations
 

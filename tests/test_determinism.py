@@ -62,7 +62,7 @@ def test_reset_with_a_seed_replays_the_deal():
 def test_forced_moves_taken_in_bulk_give_the_same_games_as_one_at_a_time():
     """Forced draws are resolved in chains several seats per pass and unanswerable penalties are taken
     without a pass through the masks; both must play exactly as taking each forced move through the
-    legal masks would (SCENARIOS.md "Decisions and forced moves"), for any look-ahead window,
+    legal masks would (docs/notation.md#decisions-and-forced-moves), for any look-ahead window,
     including one shorter than the table."""
     settings = [(rules, players, {}, 150) for rules in ("standard_en", "house_cn", "solo_bga", "flip_jp")
                 for players in (3, 7, 10)]

@@ -1,4 +1,4 @@
-"""Observations: the layout table, bounds, and that a seat sees exactly what RULES.md 1.10 allows."""
+"""Observations: the layout table, bounds, and that a seat sees exactly what rules §1.10 allows."""
 
 import numpy as np
 import pytest
@@ -132,7 +132,7 @@ def _deal_hidden_anew(snap: dict, seat: int, rng) -> dict:
     ("standard_en", {"jump_in": True, "stacking": "same_type", "seven_o": True}),
 ])
 def test_no_observation_or_legal_action_depends_on_what_the_seat_cannot_see(rules, options):
-    """RULES.md 1.10 as a property: in positions reached by random play, dealing the other hands and
+    """rules §1.10 as a property: in positions reached by random play, dealing the other hands and
     the draw pile anew (same sizes) changes nothing in any seat's observation or in the legal actions
     of the seat asked."""
     rng = np.random.default_rng(3)
@@ -145,7 +145,7 @@ def test_no_observation_or_legal_action_depends_on_what_the_seat_cannot_see(rule
                 for seat in range(players):
                     for _ in range(5):  # a new deal that leaves the seat asked a real choice (else it
                         other = VecGame.from_position(_deal_hidden_anew(snap, seat, rng))  # moves on)
-                        if other.state.turns[0] == game.state.turns[0]:
+                        if other.state.turn_count[0] == game.state.turn_count[0]:
                             break
                     else:
                         continue

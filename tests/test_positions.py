@@ -1,4 +1,4 @@
-"""Positions (SCENARIOS.md): bad positions get clear errors; snapshots rebuild the exact game."""
+"""Positions (docs/notation.md): bad positions get clear errors; snapshots rebuild the exact game."""
 
 import json
 

@@ -137,20 +137,20 @@ def test_a_snapshot_taken_mid_game_replays_the_same_future(config, seed, at):
 @given(st.integers(1, 12), st.integers(1, 70), st.integers(0, 2**32 - 1), st.booleans())
 @settings(max_examples=200, deadline=None)
 def test_the_engine_s_row_reductions_equal_numpy_s(rows, width, seed, strided):
-    """``_any_row``, ``_count_row`` and ``_any_bits`` (fast forms of ``any``/``sum`` over short rows,
+    """``any_row``, ``count_row`` and ``any_bits`` (fast forms of ``any``/``sum`` over short rows,
     used on every step) agree with numpy for any row width, sparse or dense, contiguous or not."""
-    from uno_env.core.rules import _any_bits, _any_row, _count_row, _rows_with_any
+    from uno_env.core.rows import any_bits, any_row, count_row, rows_with_any
     rng = np.random.default_rng(seed)
     b = rng.random((rows, 2 * width if strided else width)) < rng.choice([0.02, 0.3, 0.9])
     b = b[:, ::2] if strided else b
-    assert np.array_equal(_any_row(b), b.any(-1))
+    assert np.array_equal(any_row(b), b.any(-1))
     if width <= 10:
-        assert np.array_equal(_count_row(b), b.sum(-1))
+        assert np.array_equal(count_row(b), b.sum(-1))
     shape = (rows, 3, width % 4 + 1)  # (games, seats, words)
     words = rng.integers(0, 2**63, shape, dtype=np.uint64) * (rng.random(shape) < 0.2)
-    assert np.array_equal(_any_bits(words), (words != 0).any(-1))
+    assert np.array_equal(any_bits(words), (words != 0).any(-1))
     picked = np.sort(rng.choice(rows, rng.integers(1, rows + 1), replace=False))
-    assert np.array_equal(_rows_with_any(b, picked), b[picked].any(-1))
+    assert np.array_equal(rows_with_any(b, picked), b[picked].any(-1))
 
 
 @given(st.integers(1, 20), st.integers(1, 130), st.integers(0, 2**32 - 1))

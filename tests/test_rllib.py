@@ -213,3 +213,72 @@ def test_a_run_continues_from_its_checkpoint_in_a_new_process(trained):
     assert out.returncode == 0, out.stderr[-3000:]
     before, after = map(float, out.stdout.split("lifetime")[-1].split())
     assert after > before > 0
+
+
+def test_nothing_imports_rllibs_examples_package():
+    """RLlib's examples are not an API: the action-masking module is the project's own."""
+    found = [f"{p.relative_to(ROOT)}:{i}" for d in ("uno_env", "agents", "training") for p in (ROOT / d).rglob("*.py")
+             for i, line in enumerate(p.read_text().splitlines(), 1) if "rllib.examples" in line]
+    assert found == []
+
+
+def test_the_masked_module_gives_illegal_actions_no_probability():
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    from uno_env.rllib import masked_module_spec, observation_space
+
+    game = VecGame("standard_en", 2, batch_size=6, seed=0)
+    spec = masked_module_spec([16])
+    spec.observation_space, spec.action_space = observation_space(game), __import__("gymnasium").spaces.Discrete(
+        game.num_actions)
+    module = spec.build()
+    mask = game.legal_mask()
+    batch = {Columns.OBS: {"observations": torch.as_tensor(game.observe()),
+                           "action_mask": torch.as_tensor(mask.astype(np.float32))}}
+    logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
+    probs = torch.softmax(logits, -1).detach().numpy()
+    assert np.allclose(probs[~mask], 0) and np.allclose(probs[mask].sum(), 6)
+    assert module.compute_values(batch).shape == (6,)
+
+
+@pytest.mark.parametrize("env", ["batched", "aec", "selfplay"])
+def test_rllibs_environment_checker_is_on_for_every_path(env):
+    from training.rllib_train import Args, build_config
+
+    config = build_config(Args(env=env), local=True)
+    assert config.disable_env_checking is False
+
+
+def test_self_play_maps_every_seat_to_the_learner():
+    from uno_env.rllib import self_play_mapping
+
+    fn = self_play_mapping()
+    assert {fn(f"player_{s}", None) for s in range(4)} == {"learner"}
+
+
+@pytest.mark.slow
+def test_the_self_play_path_trains_one_module_on_every_seat(tmp_path):
+    from training.rllib_train import Args, train
+
+    args = Args(env="selfplay", players=3, iterations=1, num_env_runners=0, num_envs_per_env_runner=1,
+                train_batch_size=128, minibatch_size=64, num_epochs=1, net_arch="32", eval_games=4,
+                eval_bots="greedy", checkpoint_dir=str(tmp_path / "sp"))
+    out = train(args)
+    assert out["num_env_steps_sampled"] > 0
+    modules = tmp_path / "sp" / "learner_group" / "learner" / "rl_module"
+    assert sorted(p.name for p in modules.iterdir() if p.is_dir()) == ["learner"]
+
+
+@pytest.mark.slow
+def test_restoring_a_checkpoint_logs_no_deprecation_of_the_module_class(trained):
+    """(RLlib's own RLModule.__init__ still logs that its internal RLModuleConfig is deprecated, for every
+    module, its default ones included: nothing a module class can avoid.)"""
+    proc, ckpt = trained
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    code = f"from agents.rllib_policy import load_rllib; load_rllib({str(ckpt)!r})"
+    out = subprocess.run([sys.executable, "-W", "always", "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    warnings = [x for x in (out.stdout + out.stderr).splitlines() if "deprecat" in x.lower()]
+    assert not [x for x in warnings if "PPOTorchRLModule" in x or "examples" in x or "RLModuleConfig" not in x]

@@ -1,4 +1,4 @@
-"""Standard UNO (RULES.md sections 3 and 4), each test one rule, set up as a position."""
+"""Standard UNO (rules §3 and §4), each test one rule, set up as a position."""
 
 import numpy as np
 from helpers import act, position

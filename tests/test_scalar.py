@@ -15,11 +15,13 @@ import pytest
 
 from uno_env import IllegalActionError, VecGame
 from uno_env.core.actions import PLAY
+from uno_env.core.cards import make_deck
+from uno_env.core.config import OPTIONS, RuleConfig, make_rules
 from uno_env.core.rules import StepResult
 from uno_env.core.scalar import ScalarStepper
 from uno_env.core.state import OVER
 
-OPTION_SETS = [
+CURATED_OPTION_SETS = [  # interactions chosen by hand
     {},
     {"uno_enforcement": "automatic"},
     {"uno_enforcement": "off"},
@@ -48,6 +50,67 @@ OPTION_SETS = [
     {"uno_catch_out_of_turn": True, "two_player_reverse": "skip"},
     {"uno_catch_out_of_turn": True, "jump_in": True},
 ]
+
+
+
+
+def _values_to_cover(name: str, option) -> list:
+    """The values of one option the generated sets must play: every allowed value but the default (which
+    the preset runs play), or for an integer range both ends."""
+    default = getattr(RuleConfig(), name)
+    values = option.allowed if option.allowed is not None else (option.lo, option.hi)
+    return [v for v in values if v != default]
+
+
+_FLIP_DECK = {"deck": "flip112"}
+NEEDS = {  # the options under which an option takes effect: a generated set holding it holds them too
+    **{name: _FLIP_DECK for name, option in OPTIONS.items() if option.decks == ("flip112",)},
+    "flip_pairing_seed": {**_FLIP_DECK, "flip_pairing": "random_bijection"},
+    "first_card_reverse": {"first_card_mode": "apply"},
+    "first_card_wild_chooser": {"first_card_mode": "apply"},
+    "challenge_guilty": {"challenge": True, "wild_draw_restriction": "color_only"},
+    "challenge_extra": {"challenge": True, "wild_draw_restriction": "color_only"},
+    "jump_in_wilds": {"jump_in": True},
+    "jump_in_priority": {"jump_in": True},
+    "jump_in_self": {"jump_in": True},
+    "uno_call_after_exchange": {"seven_o": True},
+    "uno_window_close": {"uno_enforcement": "catch"},
+    "target": {"scoring_mode": "winner_takes_sum"},
+    "starting_points": {"scoring_mode": "penalty_countdown"},
+    "max_rounds": {"scoring_mode": "plus_minus"},
+}
+
+
+def generated_option_sets(players=(2, 3, 5)) -> list[dict]:
+    """Option sets on ``standard_en`` holding every value of the options table (``OPTIONS``) at least
+    once, each with the options it needs to take effect (``NEEDS``): a value joins the valid set (for
+    every player count) that holds the fewest options."""
+    sets: list[dict] = [{} for _ in range(4)]
+
+    def with_value(options: dict, name: str, value) -> dict | None:
+        needs = {name: value, **NEEDS.get(name, {})}
+        if name in options or any(options.get(k, v) != v for k, v in needs.items()):
+            return None
+        grown = {**options, **needs}
+        try:
+            rules = make_rules("standard_en", **grown)
+        except ValueError:
+            return None
+        return grown if all(rules.hand_size * p <= make_deck(rules.deck).num_cards - 12 for p in players) else None
+
+    for name, option in OPTIONS.items():
+        for value in _values_to_cover(name, option):
+            fits = [(i, g) for i, s in enumerate(sets) if (g := with_value(s, name, value)) is not None]
+            if not fits:
+                sets.append({})
+                fits = [(len(sets) - 1, with_value({}, name, value))]
+            i, grown = min(fits, key=lambda f: len(sets[f[0]]))
+            sets[i] = grown
+    return [s for s in sets if s]
+
+
+GENERATED_OPTION_SETS = generated_option_sets()
+OPTION_SETS = CURATED_OPTION_SETS + GENERATED_OPTION_SETS
 
 
 def _name(options: dict) -> str:
@@ -147,6 +210,16 @@ DEGENERATE = [  # rounds that forced moves end at their deal, stopped rounds, em
 def test_a_game_of_one_follows_the_options_and_the_deals_that_end_at_once(rules, options, autoreset):
     for players in (2, 3):
         step_both(rules, players, seed=players, steps=250, autoreset=autoreset, **options)
+
+
+def test_the_option_sets_play_every_allowed_value_of_every_option():
+    """Each value of the options table is played by the scalar comparison: by an option set here, or as
+    the default the preset runs play (UNO Flip's options by ``flip_jp``)."""
+    played = {(k, v) for options in OPTION_SETS + FLIP_OPTION_SETS for k, v in options.items()}
+    for name, option in OPTIONS.items():
+        for value in _values_to_cover(name, option):
+            assert (name, value) in played, (name, value)
+    assert all(make_rules("standard_en", **options) for options in GENERATED_OPTION_SETS)
 
 
 def test_a_game_of_one_rejects_bad_actions_as_the_engine_does():

@@ -1,26 +1,42 @@
-"""Every scenario file passes, and the runner reports failures and malformed files as documented."""
+"""Every scenario passes, each as its own test named ``family: scenario id`` (``pytest -k deflect`` runs the
+Skip-deflection family), and the runner reports failures and malformed files as documented.
+
+The scenario files group the rules by family (``tests/scenarios/<family>.json``; docs/architecture.md names
+the module of each rule); ``examples.json`` holds the notation's examples (docs/notation.md).
+"""
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from uno_env.scenarios import main, run_paths
+from uno_env.scenarios import load_file, main, run_scenario
 
 HERE = Path(__file__).parent
-SHARED = HERE.parent.parent / "shared" / "scenarios"
-FILES = sorted((HERE / "scenarios").glob("*.json")) + sorted(SHARED.glob("*.json"))
+FOLDER = HERE / "scenarios"
+FAMILIES = ("action_cards", "blocked_round", "challenge", "deflect", "examples", "first_card", "flip", "jump_in",
+            "last_card", "matching", "piles", "scoring", "seven_o", "stacking", "swap", "turn", "uno")
+FILES = sorted(FOLDER.glob("*.json"))
+SCENARIOS = [(path, sc) for path in FILES for sc in load_file(path)]
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
-def test_scenario_file_passes(path):
-    lines = []
-    report = run_paths([str(path)], out=lines.append)
-    assert report.exit_code == 0, "\n".join(x for x in lines if not x.startswith("PASS"))
+def test_the_scenario_folder_holds_one_file_per_rule_family_with_unique_ids():
+    assert [p.stem for p in FILES] == sorted(FAMILIES)
+    assert len(SCENARIOS) >= 488  # the 482 rules scenarios and the notation's 6 examples
+    for path in FILES:
+        ids = Counter(sc["id"] for sc in load_file(path))
+        assert not [i for i, n in ids.items() if n > 1], path.name
+
+
+@pytest.mark.parametrize("path,scenario", SCENARIOS, ids=[f"{p.stem}: {sc['id']}" for p, sc in SCENARIOS])
+def test_scenario(path, scenario):
+    passed, message = run_scenario(scenario, f"{path.name}: scenario {scenario['id']!r}")
+    assert passed, message
 
 
 def test_the_project_has_scenarios_for_every_preset():
-    text = " ".join(p.read_text() for p in (HERE / "scenarios").glob("*.json"))
+    text = " ".join(p.read_text() for p in FILES)
     for preset in ("standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"):
         assert f'"rules": "{preset}"' in text
 
@@ -72,4 +88,4 @@ def test_runner_exits_2_on_a_malformed_file_naming_file_scenario_step_and_text(t
     assert main([str(path)]) == 2
     out = capsys.readouterr().out
     assert message in out and str(path) in out
-    assert out.strip().splitlines()[-1] == "0 passed, 0 failed"  # the summary line is exactly SCENARIOS.md's
+    assert out.strip().splitlines()[-1] == "0 passed, 0 failed"  # the summary line is exactly docs/notation.md's

@@ -246,6 +246,33 @@ def test_a_behaviour_cloning_warm_start_records_its_agreement(tmp_path):
     assert bc["decisions"] > 0 and 0.0 <= bc["agreement"] <= 1.0
 
 
+def test_a_short_run_writes_sb3s_episode_statistics_to_tensorboard(tmp_path):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    # a random learner's round lasts ~160 decisions: 16 games of 256 decisions finish some
+    _train(tmp_path, "--run-name", "tb", "--n-envs", "16", "--n-steps", "128", "--total-steps", "4096",
+           "--eval-every", "0", "--checkpoint-every", "2048")
+    acc = EventAccumulator(str(tmp_path / "tb" / "tb"))
+    acc.Reload()
+    tags = acc.Tags()["scalars"]
+    assert "rollout/ep_rew_mean" in tags and "rollout/ep_len_mean" in tags
+    assert all(-1 <= e.value <= 1 for e in acc.Scalars("rollout/ep_rew_mean"))
+    assert all(e.value >= 1 for e in acc.Scalars("rollout/ep_len_mean"))
+    assert sorted(p.name for p in (tmp_path / "tb" / "checkpoints").glob("step_*_steps.zip")) == [
+        "step_2048_steps.zip", "step_4096_steps.zip"]  # SB3's CheckpointCallback
+
+
+def test_a_behaviour_cloning_warm_start_from_game_records(tmp_path):
+    path = tmp_path / "greedy.jsonl"
+    play_match(["greedy", "random"], "standard_en", 2, games=40, seed=1, batch_size=8, record=path)
+    _train(tmp_path, "--run-name", "bcr", "--total-steps", "512", "--eval-every", "0", "--checkpoint-every", "512",
+           "--bc-records", str(path), "--bc-teacher", "greedy", "--bc-epochs", "2")
+    bc = json.loads((tmp_path / "bcr" / "bc.json").read_text())
+    from uno_env import records
+    greedy_decisions = sum(sum(r.agents[s] == "greedy" for s, _ in r.actions) for r in records.read_records(path))
+    assert bc["decisions"] == greedy_decisions and 0.0 <= bc["agreement"] <= 1.0
+
+
 def test_heuristic_tuning_keeps_only_improvements_and_confirms_on_a_fresh_seed(capsys):
     from agents.bots import HeuristicAgent
     from training import tune_heuristic

@@ -165,3 +165,61 @@ def test_learner_env_deals_again_rounds_that_end_before_the_learner_is_asked(epi
         _, _, dones, _ = env.step((rng.random(mask.shape) * mask).argmax(1))
         done += dones.sum()
     assert done > 0 and env.games.rounds_without_learner > 0
+
+
+def test_gymnasium_make_and_make_vec_find_the_envs_by_id():
+    import gymnasium as gym
+
+    env = gym.make("uno_env.vector:uno_env/UnoLearner-v3", num_players=3, opponents="greedy")
+    obs, info = env.reset(seed=0)
+    assert isinstance(env.unwrapped, UnoEnv) and env.observation_space.contains(obs) and info["action_mask"].any()
+    venv = gym.make_vec("uno_env/UnoLearner-v3", num_envs=8, num_players=3, opponents="random", seed=0)
+    assert isinstance(venv, UnoVectorEnv) and venv.num_envs == 8  # the batched env, not 8 copies
+    obs, _ = venv.reset(seed=0)
+    assert obs.shape == (8, env.observation_space.shape[0])
+
+
+@pytest.mark.parametrize("episode", ["round", "game"])
+def test_the_episode_end_reports_winner_and_round_points_in_every_env(episode):
+    """The same info keys as the AEC env and the SB3 VecEnv, per Gymnasium's vector-info convention."""
+    venv = UnoVectorEnv("standard_en", 2, num_envs=16, opponents="random", seed=1, episode=episode, target=100)
+    venv.reset(seed=1)
+    rng, seen = np.random.default_rng(1), 0
+    for _ in range(400):
+        _, reward, term, trunc, info = venv.step(_play_first(venv.action_masks(), rng, venv.games.game.engine))
+        ended = term | trunc
+        if ended.any():
+            assert (info["_winner"] == ended).all() and (info["_round_points"] == ended).all()
+            won = ended & (info["winner"] >= 0)
+            assert (info["round_points"][won] > 0).all()
+            seen += ended.sum()
+        else:
+            assert "winner" not in info
+    assert seen > 0
+    env = UnoEnv("standard_en", 2, opponents="random", episode=episode, target=100)
+    obs, info = env.reset(seed=2)
+    done = False
+    while not done:
+        obs, reward, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done = term or trunc
+    assert {"winner", "round_points"} <= set(info)
+
+
+@pytest.mark.parametrize("episode", ["round", "game"])
+def test_learner_envs_record_their_episodes_and_the_records_replay(tmp_path, episode):
+    from uno_env import records
+
+    path = tmp_path / "learner.jsonl"
+    env = UnoVecEnv("standard_en", 3, num_envs=8, opponents=["random", "greedy"], seed=3, episode=episode,
+                    target=60, record=path)
+    env.reset()
+    rng, ended = np.random.default_rng(3), 0
+    while ended < 12:
+        _, _, dones, _ = env.step(_play_first(env.action_masks(), rng, env.games.game.engine))
+        ended += dones.sum()
+    env.close()
+    recs = list(records.read_records(path))
+    assert len(recs) == ended
+    for r in recs:
+        assert r.agents.count("learner") == 1 and set(r.agents) <= {"learner", "random", "greedy"}
+        records.check(r)

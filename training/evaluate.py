@@ -90,11 +90,12 @@ def _load_agents(names: list[str], game, seed: int | None):
 
 def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: int = 1000,
                seed: int = 0, batch_size: int = 512, episode: str = "round", ratings: bool | None = None,
-               progress: bool = False, **options) -> MatchResult:
+               progress: bool = False, record=None, **options) -> MatchResult:
     """Play ``games`` seat-rotated games between the agents of ``lineup`` (names or agents).
 
     ``lineup`` lists the agent of each seat slot; when shorter than ``num_players`` its last entry
-    fills the remaining slots (one result entry per slot).
+    fills the remaining slots (one result entry per slot).  ``record``: a file to write every game to
+    as a game record (``uno_env.records``, docs/records.md), or a ``RecordWriter``.
     """
     from uno_env import VecGame
     from uno_env.core.state import OVER
@@ -137,6 +138,13 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
         bar = tqdm(total=games, unit="game")
     t0 = time.perf_counter()
     active = np.ones(B, bool)
+    recorder = writer = None
+    if record is not None:
+        from uno_env import records
+        writer = record if isinstance(record, records.RecordWriter) else records.RecordWriter(record)
+        recorder = records.Recorder(game, episode, sink=writer.write,
+                                    agents=lambda r: [names[(s - rotation[r]) % P] for s in range(P)])
+        recorder.begin(np.arange(B), fresh=True)  # each row's first game is VecGame's seed + row
     while active.any():
         rows = np.flatnonzero(active)
         dealt_over = st.phase[rows] == OVER
@@ -151,6 +159,8 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
                 i = np.flatnonzero(who == k)
                 obs = observer_for(game, agent_objs[k], layouts).observe(st, rows[i], seats[i])
                 actions[i] = agent_objs[k].act(obs, st.mask[rows[i]], rng)
+            if recorder is not None:
+                recorder.act(rows, seats, actions)
             out = engine.step_rows(st, rows, actions)
             er = rows[out.round_over]
             if er.size == 0:
@@ -159,6 +169,8 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
         cont = np.setdiff1d(er, finished)
         if cont.size:
             game.next_round(cont)
+        if finished.size and recorder is not None:
+            recorder.end(finished, info=[{"game": int(game_no[r])} for r in finished])
         if finished.size:
             take = finished
             for r in take:
@@ -191,6 +203,10 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
                     game.new_game(fresh)
                 else:
                     game.next_round(fresh)
+                if recorder is not None:
+                    recorder.begin(fresh)
+    if writer is not None and writer is not record:
+        writer.close()
     if bar is not None:
         bar.close()
     seconds = time.perf_counter() - t0
@@ -254,6 +270,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m training.evaluate
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents")
     parser.add_argument("--batch-size", type=int, default=512, help="games played at once")
     parser.add_argument("--out", default=None, help="folder for results.json / .md / .png")
+    parser.add_argument("--record", default=None, metavar="FILE",
+                        help="write every game to FILE as JSON lines (docs/records.md; .gz compresses)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument("--torch-threads", type=int, default=0,
                         help="torch CPU threads for trained agents (0: torch's default); 1 when several jobs "
@@ -268,13 +286,15 @@ def main(argv: list[str] | None = None, prog: str = "python -m training.evaluate
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
     try:
         result = play_match(names, args.rules, args.players, args.games, args.seed, args.batch_size,
-                            args.episode, progress=not args.no_progress)
+                            args.episode, progress=not args.no_progress, record=args.record)
     except ValueError as exc:  # unknown agent or rules, a model for another game, bad counts
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     md = result.to_markdown()
     print(md)
     print(f"({result.seconds:.1f} s)")
+    if args.record:
+        print(f"recorded {result.games} games to {args.record}")
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)

@@ -5,8 +5,8 @@
     python -m training.rllib_train --iterations 200 --num-env-runners 32 --address auto   # on a cluster
     python -m training.rllib_train --env aec --opponents heuristic,greedy --iterations 5
 
-RLlib's new API stack: ``PPOConfig`` with RLlib's action-masking RLModule
-(``ActionMaskingTorchRLModule``, observations ``{"observations", "action_mask"}``) as the learner,
+RLlib's new API stack: ``PPOConfig`` with the project's action-masking RLModule
+(``uno_env.rllib.MaskedPPOTorchRLModule``, observations ``{"observations", "action_mask"}``) as the learner,
 checkpoints written with ``Algorithm.save``, and an evaluation of the trained policy against the
 project's bots with ``training.evaluate.play_match``.  Two env paths (``uno_env.rllib``):
 
@@ -18,6 +18,11 @@ project's bots with ``training.evaluate.play_match``.  Two env paths (``uno_env.
   The policy mapping puts the trained ``learner`` module on one seat per episode and frozen bot
   RLModules (``bot_<name>``, not in ``policies_to_train``) on the others; ``--league N`` adds frozen
   copies of the learner (``snapshot_<k>``) to the map with ``Algorithm.add_module``.
+* ``--env selfplay``: the same AEC env with every seat mapped to the one ``learner`` module
+  (parameter-sharing self-play: each seat's decisions train the same policy; ``--opponents`` unused
+  in training, the evaluation still plays ``--eval-bots``).
+
+RLlib's environment checker runs on every path.
 
 The batched path is the default because it samples several times faster per learner decision (see
 docs/rllib.md): RLlib's multi-agent runner keeps per-agent episode bookkeeping and calls each seat's
@@ -50,8 +55,9 @@ class Args:
     players: int = field(default=2, metadata={"help": "seats per game (2-10)"})
     iterations: int = field(default=10, metadata={"help": "RLlib training iterations (algo.train() calls)"})
     env: str = field(default="batched", metadata={
-        "help": "'batched' (learner-seat vector env, opponents inside the step) or 'aec' (PettingZoo AEC "
-                "env via RLlib's PettingZooEnv, seats mapped to modules)"})
+        "help": "'batched' (learner-seat vector env, opponents inside the step), 'aec' (PettingZoo AEC "
+                "env via RLlib's PettingZooEnv, seats mapped to modules) or 'selfplay' (the AEC env, every seat "
+                "the one learning module)"})
     num_env_runners: int = field(default=2, metadata={"help": "RLlib env runners (sampling actors); 0: sample "
                                                              "in the driver"})
     num_envs_per_env_runner: int = field(default=16, metadata={
@@ -90,8 +96,10 @@ class Args:
             raise ValueError(f"--rules {self.rules!r} is not a preset; presets are: {', '.join(PRESETS)}")
         if not 2 <= self.players <= 10:
             raise ValueError(f"--players must be from 2 to 10, got {self.players}")
-        if self.env not in ("batched", "aec"):
-            raise ValueError(f"--env must be 'batched' or 'aec', got {self.env!r}")
+        if self.env not in ("batched", "aec", "selfplay"):
+            raise ValueError(f"--env must be 'batched', 'aec' or 'selfplay', got {self.env!r}")
+        if self.env == "selfplay" and self.league:
+            raise ValueError("--league adds frozen opponents; --env selfplay plays every seat with the learner")
         for name in ("iterations", "num_envs_per_env_runner", "train_batch_size", "minibatch_size", "num_epochs",
                      "league_every", "num_cpus"):
             if getattr(self, name) < 1:
@@ -135,7 +143,7 @@ class Args:
 
     @property
     def module_id(self) -> str:
-        return "learner" if self.env == "aec" else "default_policy"
+        return "default_policy" if self.env == "batched" else "learner"
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -149,13 +157,9 @@ def parse_args(argv: list[str] | None = None) -> Args:
 
 # ---------------------------------------------------------------------------------- config
 def learner_spec(args: Args):
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+    from uno_env.rllib import masked_module_spec
 
-    hidden = parse_net_arch(args.net_arch)
-    return RLModuleSpec(module_class=ActionMaskingTorchRLModule,
-                        model_config={"fcnet_hiddens": hidden, "fcnet_activation": "tanh",
-                                      "vf_share_layers": False})
+    return masked_module_spec(parse_net_arch(args.net_arch))
 
 
 def register_envs() -> None:
@@ -194,10 +198,14 @@ def build_config(args: Args, local: bool):
         config = (config.environment("uno_learner_vec", env_config=env_config)
                   .env_runners(gym_env_vectorize_mode="vector_entry_point")
                   .rl_module(rl_module_spec=learner_spec(args)))
+    elif args.env == "selfplay":
+        config = (config.environment("uno_aec", env_config=env_config)
+                  .multi_agent(policies={"learner"}, policy_mapping_fn=uno_rllib.self_play_mapping(),
+                               policies_to_train=["learner"])
+                  .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"learner": learner_spec(args)})))
     else:
         bots = {f"bot_{b}": uno_rllib.bot_module_spec(b, args.rules, args.players) for b in args.bots}
-        # RLlib's env checker steps random actions, which the AEC env refuses (illegal_action="raise")
-        config = (config.environment("uno_aec", env_config=env_config, disable_env_checking=True)
+        config = (config.environment("uno_aec", env_config=env_config)
                   .multi_agent(policies={"learner", *bots},
                                policy_mapping_fn=uno_rllib.seat_mapping(args.players, list(bots)),
                                policies_to_train=["learner"])

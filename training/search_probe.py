@@ -1,6 +1,6 @@
 """How much does looking ahead add to the heuristic bot?  Determinized Monte Carlo search in one seat.
 
-    python -m training.search_probe --players 4 --rounds 2000 --worlds 64   # the README's 4-player figure
+    python -m training.search_probe --players 4 --rounds 2000 --worlds 64   # the 4-player figure of docs/training.md
     python -m training.search_probe --players 2 --rounds 2000 --worlds 32
 
 One seat searches and the others are heuristic bots; the searching seat moves on by one every round.
@@ -41,6 +41,7 @@ import numpy as np
 from agents.bots import HeuristicAgent
 from training.evaluate import wilson
 from uno_env import VecGame
+from uno_env.core.legal import guilt
 from uno_env.core.state import OVER, State
 
 # --information -> what sample_worlds deals again (the other hands, the pile) and whether around voids;
@@ -119,8 +120,8 @@ class Searcher:
         if hands and e.challenge_on:  # the offender's dealt hand decides a challenge
             c = st.challengeable.nonzero()[0]
             if c.size:  # guilt as the engine judged it at the play: against the colour before it
-                st.guilty[c] = e._guilt(st, c, st.origin[c].astype(np.intp), st.side[c].astype(np.intp),
-                                        color=st.prev_color[c])
+                st.guilty[c] = guilt(e, st, c, st.origin[c].astype(np.intp), st.side[c].astype(np.intp),
+                                    color=st.prev_color[c])
 
     def _deal_around_voids(self, st: State, world, kinds, first, hand_n, other) -> np.ndarray:
         """The seat (P: the pile) of each unseen card: each hidden seat in turn takes its hand's size of

@@ -15,15 +15,18 @@ writes ``runs/NAME/``:
 
 * ``config.json``: the arguments (a resumed run must keep them);
 * ``checkpoints/latest.zip`` (written atomically every ``--checkpoint-every`` steps) and
-  ``checkpoints/step_N.zip``; ``--resume`` continues from ``latest.zip``;
-* ``tb/``: TensorBoard logs (SB3's training scalars and ``eval/win_rate_vs_*`` with their 95% bounds);
+  ``checkpoints/step_N_steps.zip`` (SB3's ``CheckpointCallback``); ``--resume`` continues from ``latest.zip``;
+* ``tb/``: TensorBoard logs (SB3's training scalars, the episode statistics ``rollout/ep_rew_mean`` and
+  ``rollout/ep_len_mean`` from SB3's ``VecMonitor``, and ``eval/win_rate_vs_*`` with their 95% bounds);
 * ``eval.jsonl``: one line per periodic evaluation (win rate and Wilson interval against each bot);
 * ``model.zip`` and the exported agent ``agent.json`` + ``agent.pt`` (``agents.load(PATH)``).
 
 With ``--bc-decisions N`` the policy is first warm-started by behaviour cloning: the teacher agent
 (``--bc-teacher``, the heuristic bot by default) plays the learner seat against the same opponents
 for N decisions; the policy is fitted to its choices (masked cross-entropy) and the value head to the
-discounted outcomes, then MaskablePPO trains as usual.
+discounted outcomes, then MaskablePPO trains as usual.  ``--bc-records FILE`` clones the decisions of
+game records instead (``uno eval --record``; docs/records.md): those of the seats played by
+``--bc-teacher``.
 
 With ``--privileged-critic`` the value net also reads what the learner may not see (the other hands
 and the next draws), the actor only the learner's own observation (``agents/privileged.py``); the
@@ -80,6 +83,8 @@ class Args:
     bc_decisions: int = field(default=0, metadata={"help": "warm start: behaviour-clone this many decisions of "
                                                      "--bc-teacher before PPO (0: off)"})
     bc_teacher: str = field(default="heuristic", metadata={"help": "agent imitated by the warm start"})
+    bc_records: str = field(default="", metadata={"help": "warm start from this game-record file instead "
+                                                         "(uno eval --record): --bc-teacher's decisions"})
     bc_epochs: int = field(default=10, metadata={"help": "passes over the cloned decisions"})
     bc_learning_rate: float = field(default=1e-3, metadata={"help": "Adam learning rate of the warm start"})
     privileged_critic: bool = field(default=False, metadata={
@@ -114,8 +119,13 @@ class Args:
         if self.episode not in ("round", "game"):
             raise ValueError(f"--episode must be 'round' or 'game', got {self.episode!r}")
         parse_net_arch(self.net_arch)
-        if self.bc_decisions and self.init_actor:
-            raise ValueError("--bc-decisions and --init-actor both set the initial actor; give one of them")
+        if (self.bc_decisions or self.bc_records) and self.init_actor:
+            raise ValueError("--bc-decisions/--bc-records and --init-actor both set the initial actor; give one")
+        if self.bc_records and self.privileged_critic:
+            raise ValueError("--bc-records cannot feed --privileged-critic: records hold no hidden state per "
+                             "decision for the critic (use --bc-decisions)")
+        if self.bc_records and not Path(self.bc_records).is_file():
+            raise ValueError(f"--bc-records: no file {self.bc_records!r}")
 
     @property
     def name(self) -> str:
@@ -197,14 +207,15 @@ def apply_hyperparameters(model, args: Args, saved: dict) -> dict:
 
 
 def make_callback(args: Args, run: Path, env, eval_game):
-    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
     from agents.policy import PolicyAgent
     from agents.privileged import actor_only
     from training.evaluate import play_match
 
     class Periodic(BaseCallback):
-        """Checkpoints, evaluations against the bots, and self-play snapshots, every N steps."""
+        """The resumable checkpoint, evaluations against the bots (win rates with Wilson intervals per bot,
+        which MaskableEvalCallback's mean reward does not give), and self-play snapshots, every N steps."""
 
         def __init__(self):
             super().__init__()
@@ -222,7 +233,6 @@ def make_callback(args: Args, run: Path, env, eval_game):
             if t >= self.next_ckpt:
                 self.next_ckpt += args.checkpoint_every
                 save_atomic(self.model, run / "checkpoints" / "latest.zip")
-                self.model.save(str(run / "checkpoints" / f"step_{t}.zip"))
             if t >= self.next_eval:
                 self.next_eval += args.eval_every
                 evaluate_now(self.model, t)
@@ -258,7 +268,8 @@ def make_callback(args: Args, run: Path, env, eval_game):
         print(f"[eval @ {t}] " + ", ".join(f"vs {k}: {v['win_rate']:.1%} ({v['ci95'][0]:.1%}-{v['ci95'][1]:.1%})"
                                             for k, v in line.items() if isinstance(v, dict)), flush=True)
 
-    return Periodic()
+    numbered = CheckpointCallback(max(1, args.checkpoint_every // args.n_envs), str(run / "checkpoints"), "step")
+    return CallbackList([numbered, Periodic()])
 
 
 def collect_decisions(agent, args: Args, opponents: list[str], decisions: int, seed: int, rng=None) -> dict:
@@ -287,6 +298,34 @@ def collect_decisions(agent, args: Args, opponents: list[str], decisions: int, s
         games.restart(np.flatnonzero(dones[t]))
     returns, keep = discounted_outcomes(rewards, dones, args.gamma)  # unfinished episodes are dropped
     return dict(zip("XMYR", (torch.as_tensor(a[keep]) for a in (obs, masks, acts, returns))))
+
+
+def record_decisions(args: Args) -> dict:
+    """The decisions of ``--bc-teacher``'s seats in the record file ``--bc-records``, with each one's
+    discounted outcome (the seat's episode reward, discounted by its decisions still to come)."""
+    import torch
+
+    from uno_env import records
+
+    X, M, Y, R = [], [], [], []
+    for rec in records.read_records(args.bc_records):
+        if rec.rules != args.rules or rec.options or rec.num_players != args.players:
+            raise ValueError(f"--bc-records: a record of {rec.rules} {rec.options or ''} with {rec.num_players} "
+                             f"players, but this run trains {args.rules} with {args.players}")
+        seats = {s for s, name in enumerate(rec.agents) if name == args.bc_teacher}
+        mine = [t for t in records.transitions(rec) if t.seat in seats]
+        left = {s: sum(t.seat == s for t in mine) for s in seats}  # decisions still to come per seat
+        final = rec.result["rewards"]
+        for t in mine:
+            left[t.seat] -= 1
+            X.append(t.obs)
+            M.append(t.mask)
+            Y.append(t.action)
+            R.append(final[t.seat] * args.gamma ** left[t.seat])
+    if not X:
+        raise ValueError(f"--bc-records: no decision of {args.bc_teacher!r} in {args.bc_records}")
+    return {"X": torch.as_tensor(np.stack(X)), "M": torch.as_tensor(np.stack(M)),
+            "Y": torch.as_tensor(np.asarray(Y, np.int64)), "R": torch.as_tensor(np.asarray(R, np.float32))}
 
 
 def fit(model, data: dict, args: Args, epochs: int, policy_loss: bool) -> None:
@@ -323,9 +362,12 @@ def behaviour_clone(model, args: Args, opponents: list[str]) -> dict:
     import agents
     from uno_env import VecGame
 
-    teacher = agents.load(args.bc_teacher, game=VecGame(args.rules, args.players, observation=args.observation),
-                          seed=args.seed)
-    data = collect_decisions(teacher, args, opponents, args.bc_decisions, seed=args.seed + 777)
+    if args.bc_records:
+        data = record_decisions(args)
+    else:
+        teacher = agents.load(args.bc_teacher, game=VecGame(args.rules, args.players, observation=args.observation),
+                              seed=args.seed)
+        data = collect_decisions(teacher, args, opponents, args.bc_decisions, seed=args.seed + 777)
     fit(model, data, args, args.bc_epochs, policy_loss=True)
     X, M, Y = data["X"], data["M"], data["Y"]
     with torch.no_grad():  # agreement on a sample of the decisions (deterministic choice)
@@ -383,6 +425,7 @@ def train(args: Args) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import VecMonitor
 
     from agents.policy import PolicyAgent
     from agents.privileged import PrivilegedCriticPolicy, actor_only, load_actor
@@ -410,8 +453,9 @@ def train(args: Args) -> Path:
         torch.set_num_threads(args.torch_threads)
     opponents = [n.strip() for n in args.opponents.split(",") if n.strip()]
     check_bots(args)
-    env = UnoVecEnv(args.rules, args.players, args.n_envs, opponents, seed=args.seed, episode=args.episode,
-                    privileged=args.privileged_critic, observation=args.observation)
+    games = UnoVecEnv(args.rules, args.players, args.n_envs, opponents, seed=args.seed, episode=args.episode,
+                      privileged=args.privileged_critic, observation=args.observation)
+    env = VecMonitor(games)  # SB3's episode statistics: rollout/ep_rew_mean and ep_len_mean
     env.seed(args.seed)
     if args.resume:
         model = load_checkpoint(run / "checkpoints" / "latest.zip", env, args.device)
@@ -423,20 +467,20 @@ def train(args: Args) -> Path:
         arch = parse_net_arch(args.net_arch)
         policy, kwargs = "MlpPolicy", {"net_arch": arch}
         if args.privileged_critic:
-            policy, kwargs = PrivilegedCriticPolicy, {**kwargs, "public_dim": env.games.public_size}
+            policy, kwargs = PrivilegedCriticPolicy, {**kwargs, "public_dim": games.games.public_size}
         model = MaskablePPO(policy, env, n_steps=args.n_steps, batch_size=args.batch_size,
                             n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
                             gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, clip_range=args.clip_range,
                             policy_kwargs=kwargs, seed=args.seed, device=args.device, verbose=0)
         if args.init_actor:
             import agents
-            load_actor(model.policy, agents.load(args.init_actor, game=env.games.game).policy)
-        if args.bc_decisions:
+            load_actor(model.policy, agents.load(args.init_actor, game=games.games.game).policy)
+        if args.bc_decisions or args.bc_records:
             (run / "bc.json").write_text(json.dumps(behaviour_clone(model, args, opponents)))
         if args.critic_warmup:
             (run / "critic_warmup.json").write_text(json.dumps(warm_up_critic(model, args, opponents)))
     model.set_logger(configure(str(run / "tb"), ["tensorboard", "csv"]))
-    callback = make_callback(args, run, env, None)
+    callback = make_callback(args, run, games, None)
     remaining = args.total_steps - model.num_timesteps
     t0 = time.time()
     if remaining > 0:
@@ -444,7 +488,7 @@ def train(args: Args) -> Path:
     seconds = time.time() - t0
     save_atomic(model, run / "checkpoints" / "latest.zip")
     model.save(str(run / "model.zip"))
-    game = env.games.game
+    game = games.games.game
     extra = {"critic": "privileged (reads the hidden state; not exported, the actor alone is)"} \
         if args.privileged_critic else {}
     PolicyAgent(actor_only(model.policy), name=args.name).export(run / "agent", game, extra={**extra,

@@ -1,6 +1,6 @@
 """How much better can the heuristic bot get by its own weights?  A random search against a lineup.
 
-    python -m training.tune_heuristic --players 4 --seconds 900            # the README's 4-player figure
+    python -m training.tune_heuristic --players 4 --seconds 900            # the 4-player figure of docs/training.md
     python -m training.tune_heuristic --players 2 --opponents greedy --seconds 300
 
 A (1+1) random search over ``HeuristicAgent.DEFAULTS``: each candidate changes one to three weights of

@@ -1,14 +1,17 @@
-"""UNO as a PettingZoo AEC environment (``uno_v2``), over the rules core with one game.
+"""UNO as a PettingZoo AEC environment (``uno_v3``), over the rules core with one game.
 
 ====================  =============================================================================
-Import                ``from uno_env import uno_v2`` (or ``uno_env.env``, ``uno_env.raw_env``)
+Import                ``from uno_env import uno_v3`` (or ``uno_env.env``, ``uno_env.raw_env``)
 Actions               Discrete; one id per action string (``uno_env.core.actions``)
 Parallel API          No
 Agents                ``player_0`` ... ``player_{P-1}`` (2 to 10)
 Action mask           ``observation["action_mask"]``, int8; zeros for every agent but the one asked
 Observation           ``{"observation": float32 vector (uno_env.core.observe), "action_mask": int8}``
 Rewards               per round: +1 winner, -1 the others (``episode="round"``); per game with
-                      ``episode="game"``; a void blocked round gives 0
+                      ``episode="game"``; a void blocked round gives 0; an illegal move: -1 for the
+                      offender, 0 for the others, the episode ends (PettingZoo's classic convention)
+State                 ``state()``/``state_space``: the full state, for a centralised critic only
+                      (privileged: every hand and the next draws; never an agent's observation)
 ====================  =============================================================================
 
 The game is one row of the batched core's state.  A step goes through ``core.scalar.ScalarStepper`` and
@@ -28,19 +31,22 @@ Arguments:
     render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text with ANSI colours) or
         ``"human"`` (prints it).
     episode: ``"round"`` (an episode is one round) or ``"game"`` (rounds until a game winner).
-    illegal_action: ``"raise"`` (an error naming the action and the legal ones; the game is unchanged),
-        ``"lose"`` (PettingZoo's convention: the offender gets -1, the others 0, and the episode ends) or
-        ``"penalty"`` (the seeds' wrong-card rule: the card goes back, the seat draws 2 and, on its own
-        turn, the turn passes; other decisions are asked again).
+    illegal_action: ``"lose"`` (default, PettingZoo's classic convention: the offender gets -1, the
+        others 0, the episode ends and ``infos[offender]["illegal_action"]`` names the move), ``"raise"``
+        (an ``IllegalActionError`` naming the action and the legal ones; the game is unchanged) or
+        ``"penalty"`` (the wrong-card rule: the card goes back, the seat draws 2 and, on its own turn,
+        the turn passes; other decisions are asked again).
+    record: a file (``.jsonl``, or ``.jsonl.gz``) to which every episode is written as a game record
+        (``uno_env.records``, docs/records.md); episodes an illegal move ended or changed are left out.
     observation: the observation layout, ``"v3"`` (default: what the table has seen, ``uno_env.core.memory``)
         or ``"v2"`` (the layout of uno_v2, which the shipped agents read).
-    **options: rule options (RULES.md section 9 names).
+    **options: rule options (the names of rules §9).
 
 A challenge shows the offender's hand to the challenger only (rules §1.6): after the step, that agent's
 ``infos[challenger]["challenge"]`` is ``{"offender": agent, "hand": [cards], "guilty": bool}`` (for that
 step only); with observation v3 the hand is also among the challenger's known cards.
 
-``reset(seed=None, options={"setup": POSITION})`` builds a position in the notation of SCENARIOS.md
+``reset(seed=None, options={"setup": POSITION})`` builds a position in the notation (docs/notation.md)
 (for the env's own rules and player count, which fix its spaces: make the env with the position's
 ``rules``, ``num_players`` and options; the position's ``seed`` wins over ``seed``);
 ``snapshot()`` returns the current one; ``action_name(i)``/``action_index(name)`` convert action ids.
@@ -48,6 +54,11 @@ When ``max_turns_per_round`` stops a round it is reported as truncation (the blo
 still names a winner and the rewards follow it).
 
 Version history:
+    * v3: an illegal move ends the episode with -1 for the offender and 0 for the others, the move named
+      in ``infos`` (PettingZoo's classic convention; ``illegal_action="raise"`` keeps the old default);
+      observation v3: public history, known cards, the challenged hand shown to the challenger
+      (``observation="v2"`` keeps the old layout); ``state()``/``state_space``; no seeded game changes.
+      ``uno_v2`` stays importable with v2's defaults.
     * v2: under ``drawn_card_play="never"`` a chain of forced draws that came round to a seat holding a
       card it had drawn and could play made it draw again; it is now asked (seeded games with that
       option change, no preset's).
@@ -65,15 +76,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .checks import ILLEGAL_ACTIONS, action_ids, check_illegal_action
 from .core.game import VecGame
 from .core.memory import challenged_hand
 from .core.notation import PositionError
 from .core.rules import IllegalActionError
-from .core.scalar import ScalarStepper
 from .core.state import OVER
+from .registration import register_pettingzoo
 from .render import render_table
 
-ILLEGAL_POLICIES = ("raise", "lose", "penalty")
+ILLEGAL_POLICIES = ILLEGAL_ACTIONS  # the name this module exported before
 EPISODES = ("round", "game")
 
 
@@ -83,23 +95,22 @@ def env(**kwargs) -> AECEnv:
 
 
 class raw_env(AECEnv):
-    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v2", "is_parallelizable": False,
+    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v3", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, rules="standard_en", num_players: int = 4, render_mode: str | None = None,
-                 episode: str = "round", illegal_action: str = "raise", observation: str = "v3", **options):
+                 episode: str = "round", illegal_action: str = "lose", record=None, observation: str = "v3",
+                 **options):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode={render_mode!r} is not supported; use None, 'ansi' or 'human'")
         if episode not in EPISODES:
             raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
-        if illegal_action not in ILLEGAL_POLICIES:
-            raise ValueError(f"illegal_action={illegal_action!r} is not allowed; use one of "
-                             f"{', '.join(ILLEGAL_POLICIES)}")
+        check_illegal_action(illegal_action)
         self.game = VecGame(rules, num_players, batch_size=1, seed=0, autoreset=False, observation=observation,
                             **options)
         self.game.engine.log = []
-        self._scalar = ScalarStepper(self.game.engine)  # one game: the same moves by item reads (core.scalar)
+        self._scalar = self.game.scalar  # one game: the same moves by item reads (core.scalar)
         self.render_mode, self.episode, self.illegal_action = render_mode, episode, illegal_action
         self.rules = self.game.rules
         P, A = self.game.num_players, self.game.num_actions
@@ -112,6 +123,15 @@ class raw_env(AECEnv):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
+        from .learner import privileged_bounds
+        plow, phigh = privileged_bounds(self.game.observer)
+        self.state_space = spaces.Box(np.concatenate([low, plow]), np.concatenate([high, phigh]), dtype=np.float32)
+        self._recorder = self._writer = None
+        if record is not None:
+            from .records import Recorder, RecordWriter
+            self._writer = RecordWriter(record)
+            self._recorder = Recorder(self.game, episode, agents=self.possible_agents, sink=self._writer.write,
+                                      env=self.metadata["name"])
         self.history: deque = deque(maxlen=12)
         self._seeds: np.random.Generator | None = None  # after reset(seed): the seeds of later resets
         self._flagged: str | None = None  # the agent whose info reports an illegal action this step
@@ -136,6 +156,14 @@ class raw_env(AECEnv):
     def snapshot(self) -> dict:
         return self.game.snapshot(0)
 
+    def state(self) -> np.ndarray:
+        """The full state as one float32 vector (``state_space``), for a centralised critic: seat 0's
+        observation, then what seat 0 may not see (``Observer.privileged``: the other hands, relative to
+        seat 0, and the next cards of the draw pile).  Privileged: never give it to an actor."""
+        obs = self.game.observer.observe_one(self.game.state, 0)
+        hidden = self.game.observer.privileged(self.game.state, np.zeros(1, np.intp), np.zeros(1, np.intp))[0]
+        return np.concatenate([obs, hidden])
+
     # ---------------------------------------------------------------- AEC API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         options = options or {}
@@ -156,6 +184,8 @@ class raw_env(AECEnv):
             elif self._seeds is not None:
                 seed = int(self._seeds.integers(2**31))
             self.game.reset(seed)
+        if self._recorder is not None:
+            self._recorder.begin(0, fresh="setup" not in options)
         self._flagged = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -190,7 +220,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = self._check_action(action)
+        a = int(action_ids(action, (), self.game.num_actions))
         if self._flagged is not None:  # an illegal action is reported for the step it happened in
             self.infos[self._flagged] = {k: v for k, v in self.infos[self._flagged].items() if k != "illegal_action"}
             self._flagged = None
@@ -205,6 +235,8 @@ class raw_env(AECEnv):
             if self._illegal(agent, a):
                 return
         else:
+            if self._recorder is not None:
+                self._recorder.act(0, int(st.actor[0]), a)
             ended = self._scalar.step(st, a)
             self._absorb_log()
             if ended:
@@ -219,16 +251,6 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _check_action(self, action) -> int:
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) and not (
-                isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
-            raise ValueError(f"action must be an integer action id, got {action!r} "
-                             f"(use env.unwrapped.action_index('play R5') to convert names)")
-        a = int(action)
-        if not 0 <= a < self.game.num_actions:
-            raise ValueError(f"action {a} is out of range; ids are 0 to {self.game.num_actions - 1}")
-        return a
-
     def _illegal(self, agent: str, a: int) -> bool:
         """Handle an illegal action per ``illegal_action``; True when the step is finished."""
         e, st = self.game.engine, self.game.state
@@ -236,6 +258,8 @@ class raw_env(AECEnv):
             raise IllegalActionError(e.describe_illegal(st, 0, a))
         self.infos[agent] = {**self.infos[agent], "illegal_action": self.action_name(a)}
         self._flagged = agent
+        if self._recorder is not None:  # a record holds legal moves only: this episode is not recorded
+            self._recorder.drop(0)
         if self.illegal_action == "lose":
             for x in self.agents:
                 self.rewards[x] = -1.0 if x == agent else 0.0
@@ -255,13 +279,15 @@ class raw_env(AECEnv):
 
     def _end_round(self, out) -> None:
         st = self.game.state
-        while self.episode == "game" and not out.game_over[0]:
-            self.game.next_round(0)
+        if self.episode == "game" and not out.game_over[0]:
+            self.game.deal_on(0)
             self._absorb_log()
             if st.phase[0] != OVER:
                 self.agent_selection = self._agent(int(st.actor[0]))
                 return
-            out = self.game.engine.result(st, np.zeros(1, bool))  # forced moves ended it at its deal
+            out = self.game.engine.result(st, np.zeros(1, bool))  # the game ended at a deal (forced moves)
+        if self._recorder is not None:
+            self._recorder.end(0)
         rewards = out.game_rewards[0] if self.episode == "game" else out.rewards[0]
         info = {"winner": int(out.winner[0]), "round_points": int(out.round_points[0]),
                 "scores": [int(x) for x in st.scores[0]], "game_over": bool(st.game_over[0])}
@@ -291,7 +317,11 @@ class raw_env(AECEnv):
         return text
 
     def close(self) -> None:
-        pass
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = self._recorder = None
 
 
 __all__ = ["env", "raw_env", "PositionError"]
+
+register_pettingzoo()  # the registry ids (uno_env.registration)

@@ -276,23 +276,23 @@ def simulate_rounds(rules="standard_en", num_players: int = 4, rounds: int = 10_
             np.maximum(max_hand, st.hand_n.max(1), out=max_hand, where=active)
             changed = live[st.side[live] != side_before[live]]
             if changed.size:
-                length = st.turns[changed] - seg_start[changed]
+                length = st.turn_count[changed] - seg_start[changed]
                 old = side_before[changed].astype(np.intp)
                 open_segments.append((dealt_id[changed].copy(), old.astype(np.int8), length.astype(np.int32)))
                 np.add.at(side_turns, (changed, old), length)
-                seg_start[changed] = st.turns[changed]
+                seg_start[changed] = st.turn_count[changed]
                 flips[changed] += 1
         ended = np.flatnonzero(out.round_over)
         if ended.size == 0:
             continue
         final = st.side[ended].astype(np.intp)
-        last = st.turns[ended] - seg_start[ended]
+        last = st.turn_count[ended] - seg_start[ended]
         np.add.at(side_turns, (ended, final), last)
         open_segments.append((dealt_id[ended].copy(), final.astype(np.int8), last.astype(np.int32)))
         for r, k in zip(dealt_id[ended].tolist(), range(finished, finished + ended.size)):
             id_to_index[r] = k
         finished += ended.size
-        rec["turns"].append(st.turns[ended].copy())
+        rec["turns"].append(st.turn_count[ended].copy())
         rec["decisions"].append(decisions[ended].copy())
         rec["winner"].append(out.winner[ended].copy())
         rec["dealer"].append(st.dealer[ended].copy())

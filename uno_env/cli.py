@@ -1,10 +1,14 @@
-"""Command line: ``uno watch`` (bots play, shown in the terminal), ``uno play`` (you against bots),
-``uno scenarios`` (run scenario files), ``uno eval`` (matches between agents).
+"""Command line: ``uno play`` (you against bots or trained agents), ``uno watch`` (agents play, every action
+said in words), ``uno replay`` (step through a recorded game, or write it as one HTML page), ``uno serve``
+(play in the browser), ``uno scenarios`` (run scenario files), ``uno eval`` (matches between agents).
 
 Examples::
 
-    uno watch --rules standard_en --players 4
-    uno play --rules flip_jp --players 3 --opponents random
+    uno play --rules flip_jp --players 3 --opponents heuristic
+    uno watch --rules standard_en --players 4 --bots heuristic,random
+    uno replay games.jsonl --seat 0
+    uno replay games.jsonl --html game.html
+    uno serve --port 8000
     uno scenarios tests/scenarios
 """
 
@@ -12,127 +16,66 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-
-import numpy as np
 
 from .core.config import PRESETS
-from .core.game import VecGame
-from .core.state import OVER
-from .render import render_table
+from .terminal import interrupted
 
 
-def _make_game(args) -> VecGame:
-    game = VecGame(args.rules, args.players, batch_size=1, seed=args.seed, autoreset=False)
-    game.engine.log = []
-    return game
-
-
-def _opponents(names: str, game: VecGame, seed):
-    import agents
-    names = [n.strip() for n in names.split(",") if n.strip()]
-    if not names:
-        raise ValueError("--opponents needs at least one agent name")
-    return [agents.load(n, game=game, seed=None if seed is None else seed + i) for i, n in enumerate(names)]
-
-
-def _bot_action(bot, game: VecGame) -> int:
-    seat = int(game.state.actor[0])
-    obs = game.observe(seats=[seat], rows=[0])
-    return int(bot.act(obs, game.state.mask[:1])[0])
-
-
-def _flush_log(game: VecGame, history: list, out) -> None:
-    for _, seat, a in game.engine.log:
-        history.append((seat, game.action_name(a)))
-    game.engine.log.clear()
+def _recording(args):
+    """A ``RecordWriter`` for ``--record FILE`` (a context manager either way; ``None`` inside without it)."""
+    from contextlib import nullcontext
+    if not args.record:
+        return nullcontext()
+    from .records import RecordWriter
+    return RecordWriter(args.record)
 
 
 def watch(args, out=print) -> int:
-    """Bots play whole games; the table is printed after every decision."""
-    game = _make_game(args)
-    bots = _opponents(args.bots, game, args.seed)
-    seat_bot = [bots[p % len(bots)] for p in range(game.num_players)]
-    names = [f"{seat_bot[p].name}_{p}" for p in range(game.num_players)]
-    history: list = []
-    rounds = 0
-    while True:
-        _flush_log(game, history, out)
-        if game.state.phase[0] == OVER:
-            out(render_table(game, 0, history=history, ansi=not args.plain, seat_names=names) + "\n")
-            rounds += 1
-            if game.state.game_over[0] or rounds >= args.rounds:
-                winners = np.flatnonzero(game.engine.game_winners(game.state, np.array([0]))[0])
-                scores = ", ".join(f"{names[p]} {int(s)}" for p, s in enumerate(game.state.scores[0]))
-                out(f"after {rounds} round(s): {scores}"
-                    + (f" - game won by {', '.join(names[w] for w in winners)}" if game.state.game_over[0] else ""))
-                return 0
-            game.next_round(0)
-            history.clear()
-            continue
-        if args.verbose:
-            out(render_table(game, 0, history=history, ansi=not args.plain, seat_names=names) + "\n")
-            if args.delay:
-                time.sleep(args.delay)
-        seat = int(game.state.actor[0])
-        game.step(np.array([_bot_action(seat_bot[seat], game)]))
+    """Agents play; every action is printed in words (``--quiet``: only each round's result)."""
+    from .terminal import watch as run
+    with _recording(args) as w:
+        return run(args.rules, args.players, args.bots, seed=args.seed, rounds=args.rounds, ansi=not args.plain,
+                   verbose=args.verbose, quiet=args.quiet, delay=args.delay, out=out, record=w and w.write)
 
 
-def play(args, inp=input, out=print) -> int:
-    """A person plays seat ``--seat`` against bots; legal moves are listed by number."""
-    game = _make_game(args)
-    me = args.seat
-    if not 0 <= me < game.num_players:
-        raise ValueError(f"--seat must be from 0 to {game.num_players - 1}, got {me}")
-    bots = _opponents(args.opponents, game, args.seed)
-    others = [p for p in range(game.num_players) if p != me]
-    seat_bot = {p: bots[i % len(bots)] for i, p in enumerate(others)}
-    names = [("you" if p == me else f"{seat_bot[p].name}_{p}") for p in range(game.num_players)]
-    history: list = []
-    out(f"UNO ({game.rules.name}, {game.num_players} players). Type a number to act, 'q' to quit.")
-    while True:
-        _flush_log(game, history, out)
-        st = game.state
-        if st.phase[0] == OVER:
-            out(render_table(game, 0, history=history, ansi=not args.plain, seat_names=names))
-            if st.game_over[0]:
-                out("game over")
-                return 0
-            if _ask(inp, "next round? [Y/n] ").lower().startswith("n"):
-                return 0
-            game.next_round(0)
-            history.clear()
-            continue
-        seat = int(st.actor[0])
-        if seat != me:
-            game.step(np.array([_bot_action(seat_bot[seat], game)]))
-            continue
-        out(render_table(game, 0, viewer=me, history=history, ansi=not args.plain, seat_names=names))
-        legal = game.legal_actions(0)
-        out("  ".join(f"[{i}] {a}" for i, a in enumerate(legal)))
-        while True:
-            ans = _ask(inp, "your move: ").strip()
-            if ans.lower() in ("q", "quit", "exit"):
-                return 0
-            if ans.isdigit() and int(ans) < len(legal):
-                choice = legal[int(ans)]
-                break
-            if ans in legal:
-                choice = ans
-                break
-            out(f"'{ans}' is not a legal move; type a number from 0 to {len(legal) - 1} or an action as listed")
-        game.step(np.array([game.action_index(choice)]))
+def play(args, inp=None, out=print) -> int:
+    """A person plays seat ``--seat`` against agents; legal moves are listed by number."""
+    from .terminal import play as run
+    with _recording(args) as w:
+        return run(args.rules, args.players, args.opponents, seat=args.seat, seed=args.seed, ansi=not args.plain,
+                   inp=inp or input, out=out, record=w and w.write)
 
 
-def _ask(inp, prompt: str) -> str:
+def replay(args, inp=None, out=print) -> int:
+    """Step through a recorded game in the terminal, or write it as one HTML page (``--html``)."""
+    if args.html:
+        from .web.page import write_replay_page
+        path = write_replay_page(args.file, args.html, game_index=args.game)
+        out(f"wrote {path}: open it in a browser (it works offline)")
+        return 0
+    from .terminal import replay as run
+    return run(args.file, game_index=args.game, viewer=args.seat, ansi=not args.plain, step=not args.all,
+               inp=inp or input, out=out)
+
+
+def serve(args, out=print) -> int:
+    """The web app (needs the ``web`` extra: ``pip install uno-env[web]``)."""
     try:
-        return inp(prompt)
-    except EOFError:
-        return "q"
+        from .web.app import run
+    except ImportError as exc:
+        raise ValueError(f"uno serve needs the web extra (pip install 'uno-env[web]'): {exc}") from None
+    return run(host=args.host, port=args.port, out=out)
+
+
+def _version() -> str:
+    """``uno --version``: the package and the environment version it plays (they move independently)."""
+    from . import ENV_VERSION, __version__
+    return f"uno-env {__version__} (environment {ENV_VERSION})"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="uno", description="UNO environments for RL research")
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(p):
@@ -140,18 +83,35 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--players", type=int, default=4, help="number of seats (2-10)")
         p.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots")
         p.add_argument("--plain", action="store_true", help="no ANSI colours")
+        p.add_argument("--record", metavar="FILE", help="write each round as a game record (JSON lines; "
+                       "uno replay FILE steps through it)")
 
-    w = sub.add_parser("watch", help="bots play a game, shown in the terminal")
+    w = sub.add_parser("watch", help="agents play, every action said in words")
     common(w)
     w.add_argument("--bots", default="random", help="comma-separated agent names, assigned to seats in turn")
     w.add_argument("--rounds", type=int, default=1, help="stop after this many rounds (or at game end)")
-    w.add_argument("--verbose", action="store_true", help="print the table after every decision")
-    w.add_argument("--delay", type=float, default=0.0, help="seconds to wait between decisions (with --verbose)")
+    w.add_argument("--verbose", action="store_true", help="also print the table before every decision")
+    w.add_argument("--quiet", action="store_true", help="print only each round's result and final table")
+    w.add_argument("--delay", type=float, default=0.0, help="seconds to wait between decisions")
 
-    p = sub.add_parser("play", help="play against bots in the terminal")
+    p = sub.add_parser("play", help="play against bots or trained agents in the terminal")
     common(p)
-    p.add_argument("--opponents", default="random", help="comma-separated agent names for the other seats")
+    p.add_argument("--opponents", default="random",
+                   help="comma-separated agent names for the other seats (random, greedy, heuristic, "
+                        "ppo-standard_en-2p, a path to a trained agent)")
     p.add_argument("--seat", type=int, default=0, help="your seat")
+
+    r = sub.add_parser("replay", help="step through a recorded game (uno eval --record), or write it as a web page")
+    r.add_argument("file", help="a record file (JSON lines, one game a line; .gz allowed)")
+    r.add_argument("--game", type=int, default=0, help="which game of the file (from 0)")
+    r.add_argument("--seat", type=int, default=None, help="show what this seat saw (default: the whole table)")
+    r.add_argument("--all", action="store_true", help="print every event at once instead of stepping")
+    r.add_argument("--html", metavar="OUT.html", help="write one self-contained page (works offline) and exit")
+    r.add_argument("--plain", action="store_true", help="no ANSI colours")
+
+    v = sub.add_parser("serve", help="play in the browser: a local web app (needs the web extra)")
+    v.add_argument("--host", default="127.0.0.1", help="address to bind (default: this machine only)")
+    v.add_argument("--port", type=int, default=8000)
 
     s = sub.add_parser("scenarios", help="run scenario files (same as python -m uno_env.scenarios)")
     s.add_argument("paths", nargs="+")
@@ -169,9 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "scenarios":
             from .scenarios import run_paths
             return run_paths(args.paths).exit_code
-        if args.command == "watch":
-            return watch(args)
-        return play(args)
+        return {"watch": watch, "play": play, "replay": replay, "serve": serve}[args.command](args)
+    except KeyboardInterrupt:
+        return interrupted()
     except ValueError as exc:
         print(f"uno: error: {exc}", file=sys.stderr)
         return 2

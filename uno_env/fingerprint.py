@@ -23,6 +23,9 @@ from .core.config import PRESETS
 from .core.game import VecGame
 
 PLAYERS = (2, 3, 4, 7, 10)
+# State fields renamed since the fingerprint was defined, hashed under their first names: a rename
+# changes no game, so it keeps the fingerprint
+HASHED_AS = {"turn_seat": "turn", "turn_count": "turns"}
 
 
 def _policy_keys(step: int, batch: int, actions: int) -> np.ndarray:
@@ -45,8 +48,8 @@ def play_hash(rules: str, players: int, batch: int = 256, steps: int = 300, seed
         for arr in out:
             h.update(np.ascontiguousarray(arr).tobytes())
     st = game.state
-    for name in sorted(vars(st)):
-        h.update(name.encode())
+    for name in sorted(vars(st), key=lambda n: HASHED_AS.get(n, n)):
+        h.update(HASHED_AS.get(name, name).encode())
         h.update(np.ascontiguousarray(getattr(st, name)).tobytes())
     return h.hexdigest()
 

@@ -16,6 +16,8 @@ asked again or the episode ends.
   (``Observer.privileged``: the other hands and the next cards of the draw pile), for a critic trained
   with privileged information (``agents.privileged``); the first ``public_size`` entries stay the
   seat's own observation, which is all an actor may read.  Opponents always get their own view.
+* ``record="games.jsonl"`` writes every finished episode as a game record (``uno_env.records``; the
+  learner's seat is named ``learner``, the others by their agent).
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from .checks import action_ids
 from .core.game import VecGame
 from .core.observe import Observer
-from .core.scalar import ScalarStepper
 from .core.state import OVER
 
 
@@ -39,6 +41,17 @@ def observer_for(game: VecGame, agent, cache: dict) -> Observer:
     if want not in cache:
         cache[want] = Observer(game.engine, want)
     return cache[want]
+
+
+def privileged_bounds(observer) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) float32 bounds of ``observer.privileged``'s entries: the other hands (as many copies
+    of a face as the deck holds), then one-hot draws."""
+    low, high = observer.bounds()
+    hand = observer.slots["hand"]
+    extra_high = np.ones(observer.privileged_size(), np.float32)
+    P = observer.e.P
+    extra_high[:(P - 1) * hand.size] = np.tile(high[hand.start:hand.stop], P - 1)
+    return np.zeros_like(extra_high), extra_high
 
 
 def resolve_agents(opponents: Any, game: VecGame, seed: int | None) -> list:
@@ -59,14 +72,7 @@ def resolve_agents(opponents: Any, game: VecGame, seed: int | None) -> list:
 
 def batch_actions(actions, num_envs: int, num_actions: int) -> np.ndarray:
     """``(num_envs,) int64`` action ids from what a vectorized algorithm passes, or a clear error."""
-    a = np.asarray(actions)
-    if a.dtype == bool or not np.issubdtype(a.dtype, np.integer) or a.shape != (num_envs,):
-        raise ValueError(f"actions must be {num_envs} integer action ids, shape ({num_envs},); got {a.dtype} "
-                         f"shape {a.shape}")
-    if a.size and (a.min() < 0 or a.max() >= num_actions):
-        bad = a[(a < 0) | (a >= num_actions)][0]
-        raise ValueError(f"action {int(bad)} is out of range; ids are 0 to {num_actions - 1}")
-    return a.astype(np.int64, copy=False)
+    return action_ids(actions, (num_envs,), num_actions)
 
 
 class LearnerGames:
@@ -79,11 +85,13 @@ class LearnerGames:
         seed: seed of the games (game ``i`` gets ``seed + i``) and of the seat draws.
         episode: ``"round"`` (reward +1/-1 for the round) or ``"game"`` (+1/-1 at the game's end).
         privileged: append the hidden state to the learner's observations (see the module docstring).
+        record: a file to write every finished episode to, as a game record (docs/records.md).
         observation: the observation layout, ``"v3"`` (default) or ``"v2"`` (``uno_env.core.observe``).
     """
 
     def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 1, opponents="random",
-                 seed: int | None = None, episode: str = "round", privileged: bool = False, observation: str = "v3",
+                 seed: int | None = None, episode: str = "round", privileged: bool = False, record=None,
+                 observation: str = "v3",
                  **options):
         if episode not in ("round", "game"):
             raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
@@ -105,8 +113,24 @@ class LearnerGames:
         self.rounds_without_learner = 0
         self._observers: dict = {}  # layouts the opponents read, other than the game's (``_layout``)
         # one game: steps and observations by item reads (the same moves, tests/test_scalar.py)
-        self.scalar = ScalarStepper(self.game.engine) if num_envs == 1 else None
+        self.scalar = self.game.scalar
+        self.recorder = self.writer = None
+        if record is not None:
+            from .records import Recorder, RecordWriter
+            self.writer = RecordWriter(record)
+            self.recorder = Recorder(self.game, episode, sink=self.writer.write, agents=self._seat_names)
+            self.recorder.begin(np.arange(num_envs), fresh=True)
         self._start_episodes(np.arange(num_envs), new_game=False)
+
+    def _seat_names(self, row: int) -> list[str]:
+        return ["learner" if p == self.learner[row] else
+                getattr(self.opponents[self.assign[row, p]], "name", "agent") for p in range(self.P)]
+
+    def close(self) -> None:
+        """Close the record file, if any."""
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = self.recorder = None
 
     # ------------------------------------------------------------------ opponents
     def set_opponents(self, opponents) -> None:
@@ -140,6 +164,8 @@ class LearnerGames:
             return
         if new_game:
             self.game.new_game(rows)
+            if self.recorder is not None:
+                self.recorder.begin(rows)
         self._draw_seats(rows)
         self._opponents_move(rows)
 
@@ -151,7 +177,10 @@ class LearnerGames:
             over = rows[st.phase[rows] == OVER]
             if over.size:  # ended without a learner decision: deal again, same seat arrangement
                 self.rounds_without_learner += over.size
+                anew = over if self.episode == "round" else over[st.game_over[over]]  # not an episode
                 self.game.next_round(over)
+                if self.recorder is not None and anew.size:
+                    self.recorder.begin(anew)
                 continue  # a deal can end the round at once (forced moves, as with one-card hands)
             todo = rows[st.actor[rows] != self.learner[rows]]
             if todo.size == 0:
@@ -181,6 +210,8 @@ class LearnerGames:
 
     def _step_rows(self, rows: np.ndarray, actions: np.ndarray):
         """``Engine.step_rows``; for one game through the scalar path (the same checks and moves)."""
+        if self.recorder is not None:
+            self.recorder.act(rows, self.game.state.actor[rows], actions)
         return (self.scalar or self.game.engine).step_rows(self.game.state, rows, actions)
 
     # ------------------------------------------------------------------ learner API
@@ -199,10 +230,8 @@ class LearnerGames:
         low, high = self.game.observer.bounds()
         if not self.privileged:
             return low, high
-        hand = self.game.observer.slots["hand"]
-        extra_high = np.ones(self.observation_size - self.public_size, np.float32)
-        extra_high[:(self.P - 1) * hand.size] = np.tile(high[hand.start:hand.stop], self.P - 1)
-        return (np.concatenate([low, np.zeros_like(extra_high)]), np.concatenate([high, extra_high]))
+        plow, phigh = privileged_bounds(self.game.observer)
+        return np.concatenate([low, plow]), np.concatenate([high, phigh])
 
     def action_masks(self) -> np.ndarray:
         """``(B, A) bool`` the learner's legal actions in each game."""
@@ -213,6 +242,8 @@ class LearnerGames:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
             self.game.reset(seed)
+            if self.recorder is not None:
+                self.recorder.begin(rows, fresh=True)
             self._draw_seats(rows)
             self._opponents_move(rows)
         else:
@@ -236,6 +267,8 @@ class LearnerGames:
         as ``step`` reports, so a round an opponent ends meanwhile ends the learner's episode."""
         st = self.game.state
         rows = np.asarray(rows, np.intp)
+        if self.recorder is not None:  # a record holds legal moves only: these episodes are not recorded
+            self.recorder.drop(rows)
         self.game.engine.wrong_card_penalty(st, rows)
         return self._play_on(rows, self.game.engine.result(st, np.zeros(rows.size, bool), rows))
 
@@ -259,9 +292,14 @@ class LearnerGames:
             if self.episode == "game":
                 fin = out.game_over[ended]
                 reward[j[fin]] = out.game_rewards[ended[fin], self.learner[r[fin]]]
-                cont = r[~fin]
-                if cont.size:  # the game goes on: next round, same learner seat
-                    self.game.next_round(cont)
+                cj, cont = j[~fin], r[~fin]
+                if cont.size:  # the game goes on: next round, same learner seat; a deal may end the game
+                    over = np.isin(cont, self.game.deal_on(cont))  # (forced moves to its last round's end)
+                    if over.any():
+                        k, last = cj[over], self.game.engine.result(st, np.zeros(over.sum(), bool), cont[over])
+                        reward[k] = last.game_rewards[np.arange(k.size), self.learner[cont[over]]]
+                        done[k], truncated[k] = True, last.truncated
+                        winner[k], points[k] = last.winner, last.round_points
                 j, ended = j[fin], ended[fin]
             else:
                 reward[j] = out.rewards[ended, self.learner[r]]
@@ -272,16 +310,14 @@ class LearnerGames:
 
         absorb(np.arange(n), first)
         for _ in range(100_000):
-            dealt_over = np.flatnonzero(~done & (st.phase[rows] == OVER))
-            if dealt_over.size:  # episode="game": the next round ended at its deal (forced moves only)
-                absorb(dealt_over, self.game.engine.result(st, np.zeros(dealt_over.size, bool), rows[dealt_over]))
-                continue
             live = np.flatnonzero(~done & (st.actor[rows] != self.learner[rows]))
             if live.size == 0:
                 break
             absorb(live, self._opponent_step(rows[live]))
         final_obs = np.zeros((n, self.observation_size), np.float32)
         d = np.flatnonzero(done)
+        if self.recorder is not None and d.size:
+            self.recorder.end(rows[d])
         if d.size:
             final_obs[d] = self.observe(rows[d])
         return {"reward": reward, "terminated": done & ~truncated, "truncated": truncated,
@@ -297,5 +333,7 @@ class LearnerGames:
             self._start_episodes(rows, new_game=True)
             return
         self.game.next_round(rows)
+        if self.recorder is not None:
+            self.recorder.begin(rows)
         self._draw_seats(rows)
         self._opponents_move(rows)

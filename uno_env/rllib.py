@@ -1,8 +1,9 @@
 """Ray RLlib adapters for UNO (needs the ``scale`` extra: ``pip install -e ".[scale]"``).
 
-Two ways to put the game in front of RLlib's new API stack, both with observations in the form that
-RLlib's action-masking module (``ActionMaskingTorchRLModule``) reads, ``{"observations": float32
-vector, "action_mask": float32 0/1}``:
+Two ways to put the game in front of RLlib's new API stack, both with observations
+``{"observations": float32 vector, "action_mask": float32 0/1}``, which this module's own
+``MaskedPPOTorchRLModule`` reads (a ``TorchRLModule`` with RLlib's ``ValueFunctionAPI``, built on RLlib's
+public RLModule API; illegal actions get logits at RLlib's ``FLOAT_MIN``):
 
 * ``LearnerVecEnv`` / ``make_learner_env`` (the *batched* path, the default of
   ``training.rllib_train``): a ``gymnasium.vector.VectorEnv`` of ``num_envs`` learner-seat games over
@@ -13,12 +14,14 @@ vector, "action_mask": float32 0/1}``:
   forward pass per vector step, no per-game Python env objects.  It follows gymnasium's
   ``next_step`` autoreset (what RLlib's ``SingleAgentEnvRunner`` expects): the step after a game's
   episode ended ignores that game's action and returns its next episode's first observation.
-* ``UnoPettingZooEnv`` / ``make_aec_env`` (the *AEC* path): the PettingZoo AEC env ``uno_v2``
+* ``UnoPettingZooEnv`` / ``make_aec_env`` (the *AEC* path): the PettingZoo AEC env ``uno_v3``
   through RLlib's ``PettingZooEnv`` wrapper (a ``MultiAgentEnv``; UNO is turn based, so the wrapper
   steps one seat at a time), with the observation keys renamed.  Seats are mapped to RLModules by
   ``seat_mapping``: one seat of each episode to the trained ``"learner"`` module and the others to
   frozen ``BotRLModule``s (a project agent such as ``heuristic`` inside a non-trained RLModule), so
-  the league lives in RLlib's policy map.
+  the league lives in RLlib's policy map; or, for parameter-sharing self-play, every seat to the one
+  learning module (``self_play_mapping``).  RLlib's environment checker passes on both paths (an
+  illegal move ends the episode, PettingZoo's classic convention).
 
 Why the batched path is the default: it is RLlib's single-agent sampling loop over a vector env
 (fast, and the same learner-seat semantics as ``training.train_ppo``), while the AEC path pays for
@@ -38,7 +41,7 @@ from gymnasium import spaces
 from .core.game import VecGame
 from .vector import UnoVectorEnv
 
-OBS_KEY, MASK_KEY = "observations", "action_mask"  # the keys ActionMaskingTorchRLModule reads
+OBS_KEY, MASK_KEY = "observations", "action_mask"  # the keys MaskedPPOTorchRLModule reads
 
 
 def observation_space(game: VecGame) -> spaces.Dict:
@@ -83,7 +86,7 @@ def _pettingzoo_env_class():
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
     class UnoPettingZooEnv(PettingZooEnv):
-        """RLlib's ``PettingZooEnv`` over ``uno_v2`` with ``{"observations", "action_mask"}`` obs."""
+        """RLlib's ``PettingZooEnv`` over ``uno_v3`` with ``{"observations", "action_mask"}`` obs."""
 
         def __init__(self, rules="standard_en", num_players: int = 2, episode: str = "round", **options):
             from .aec import raw_env
@@ -136,6 +139,15 @@ def seat_mapping(num_players: int, opponents: list[str], learner: str = "learner
     return policy_mapping_fn
 
 
+def self_play_mapping(learner: str = "learner"):
+    """A ``policy_mapping_fn`` for parameter-sharing self-play: every seat plays the module ``learner``."""
+
+    def policy_mapping_fn(agent_id, episode, **kwargs):
+        return learner
+
+    return policy_mapping_fn
+
+
 def bot_module_spec(name: str, rules: str, num_players: int, options: dict | None = None):
     """A frozen ``BotRLModule`` spec playing the project agent ``name`` (e.g. ``heuristic``)."""
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -151,14 +163,67 @@ _LAZY: dict[str, type] = {}
 def _lazy(name: str) -> type:
     """The classes that subclass ray's, built on first use (so this module imports without ray)."""
     if name not in _LAZY:
-        _LAZY[name] = {"UnoPettingZooEnv": _pettingzoo_env_class, "BotRLModule": _bot_module_class}[name]()
+        _LAZY[name] = {"UnoPettingZooEnv": _pettingzoo_env_class, "BotRLModule": _bot_module_class,
+                       "MaskedPPOTorchRLModule": _masked_module_class}[name]()
     return _LAZY[name]
 
 
 def __getattr__(name):  # ``uno_env.rllib.BotRLModule`` etc., also for pickling by reference
-    if name in ("UnoPettingZooEnv", "BotRLModule"):
+    if name in ("UnoPettingZooEnv", "BotRLModule", "MaskedPPOTorchRLModule"):
         return _lazy(name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def masked_module_spec(hidden: list[int]):
+    """The ``RLModuleSpec`` of a learning ``MaskedPPOTorchRLModule`` with ``hidden`` layer sizes."""
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    return RLModuleSpec(module_class=_lazy("MaskedPPOTorchRLModule"), model_config={"hidden": list(hidden)})
+
+
+def _masked_module_class():
+    import torch
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
+    from ray.rllib.core.rl_module.torch import TorchRLModule
+    from ray.rllib.utils.torch_utils import FLOAT_MIN
+
+    def mlp(sizes: list[int]) -> torch.nn.Sequential:
+        layers: list = []
+        for i, (a, b) in enumerate(zip(sizes[:-1], sizes[1:])):
+            layers.append(torch.nn.Linear(a, b))
+            if i < len(sizes) - 2:
+                layers.append(torch.nn.Tanh())
+        return torch.nn.Sequential(*layers)
+
+    class MaskedPPOTorchRLModule(TorchRLModule, ValueFunctionAPI):
+        """Actor and critic MLPs (tanh, separate, like SB3's ``MlpPolicy``) over ``observations``; the
+        actor's logits of actions outside ``action_mask`` are pushed to ``FLOAT_MIN``, so a sampled or
+        greedy action is always legal.  For PPO (the critic is RLlib's ``ValueFunctionAPI``)."""
+
+        def setup(self):
+            size = int(self.observation_space[OBS_KEY].shape[0])
+            hidden = list((self.model_config or {}).get("hidden", [256, 256]))
+            self.pi = mlp([size, *hidden, int(self.action_space.n)])
+            self.vf = mlp([size, *hidden, 1])
+
+        def _masked_logits(self, batch) -> dict:
+            obs = batch[Columns.OBS]
+            logits = self.pi(obs[OBS_KEY])
+            return {Columns.ACTION_DIST_INPUTS: logits + torch.clamp(torch.log(obs[MASK_KEY]), min=FLOAT_MIN)}
+
+        def _forward(self, batch, **kwargs):
+            return self._masked_logits(batch)
+
+        def _forward_train(self, batch, **kwargs):
+            return self._masked_logits(batch)
+
+        def compute_values(self, batch, embeddings=None):
+            return self.vf(batch[Columns.OBS][OBS_KEY]).squeeze(-1)
+
+    MaskedPPOTorchRLModule.__module__ = __name__
+    MaskedPPOTorchRLModule.__qualname__ = "MaskedPPOTorchRLModule"
+    return MaskedPPOTorchRLModule
 
 
 def bot_module_class():
@@ -204,4 +269,4 @@ def _bot_module_class():
 
 
 __all__ = ["LearnerVecEnv", "bot_module_class", "bot_module_spec", "make_aec_env", "make_learner_env",
-           "observation_space", "seat_mapping"]
+           "masked_module_spec", "observation_space", "seat_mapping", "self_play_mapping"]

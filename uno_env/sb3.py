@@ -9,7 +9,9 @@ SB3's conventions: episodes that end are restarted inside the same ``step``; the
 is in ``infos[i]["terminal_observation"]`` and a ``max_turns_per_round`` stop sets
 ``infos[i]["TimeLimit.truncated"]``.  ``action_masks()`` returns the ``(num_envs, A)`` bool mask of
 the learner's next decision, already for the new episode where one was restarted: what
-MaskablePPO's ``collect_rollouts`` reads next (it calls ``env_method("action_masks")``).
+MaskablePPO's ``collect_rollouts`` reads next (it calls ``env_method("action_masks")``).  Wrap it in
+SB3's ``VecMonitor`` for the episode statistics (``rollout/ep_rew_mean``, ``ep_len_mean``), as
+``training/train_ppo.py`` does.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ class UnoVecEnv(VecEnv):
     metadata = {"render_modes": []}
 
     def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 16, opponents="random",
-                 seed: int | None = None, episode: str = "round", privileged: bool = False, observation: str = "v3",
-                 **options):
-        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, privileged,
+                 seed: int | None = None, episode: str = "round", privileged: bool = False, record=None,
+                 observation: str = "v3", **options):
+        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, privileged, record,
                                   observation=observation, **options)
         self.render_mode = None
         low, high = self.games.bounds()
@@ -67,7 +69,7 @@ class UnoVecEnv(VecEnv):
         self.games.set_opponents(opponents)
 
     def close(self) -> None:
-        pass
+        self.games.close()
 
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
         return [getattr(self, attr_name) for _ in self._get_indices(indices)]

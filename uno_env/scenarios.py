@@ -1,4 +1,4 @@
-"""Run scenario files (SCENARIOS.md): ``python -m uno_env.scenarios FILE_OR_DIR ...``.
+"""Run scenario files (the notation, docs/notation.md): ``python -m uno_env.scenarios FILE_OR_DIR ...``.
 
 Each scenario builds its ``setup`` position, then runs its ``steps`` in order: ``{"act": ACTION}``
 (optionally ``"by": SEAT``, checked against the seat asked) or ``{"expect": {...}}``.  One line is
@@ -271,7 +271,7 @@ def run_paths(paths: list[str], out=print) -> Report:
                 continue
             report.outcomes.append(Outcome(str(path), str(sid), ok, msg))
             out(f"{'PASS' if ok else 'FAIL'} {path.name}: {sid}{'' if ok else ' -- ' + msg}")
-    out(f"{report.passed} passed, {report.failed} failed")  # exactly SCENARIOS.md's line; ERROR lines above
+    out(f"{report.passed} passed, {report.failed} failed")  # exactly docs/notation.md's line; ERROR lines above
     return report
 
 

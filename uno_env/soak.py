@@ -15,7 +15,7 @@ skipped) and puts each through the batched loops: ``VecGame`` under autoreset wi
 and the rule that a round left over is reported by the next step, the learner env in both episode
 modes (every game must wait on a legal learner action) and ``simulate_rounds``.  It prints one JSON
 line per failing combination and a total line; exits 1 on any failure.  It found the stalls of
-rounds that end at their own deal (README, Version policy).
+rounds that end at their own deal (docs/versioning.md).
 """
 
 from __future__ import annotations

@@ -11,8 +11,13 @@ observation of a new episode with reward 0.  The mask of a game waiting for that
 that masked sampling stays well defined (its action is ignored).
 
 ``UnoEnv`` is one game for algorithms and tools that want a plain ``gymnasium.Env`` (it passes
-Gymnasium's env checker).  An illegal action follows ``illegal_action``: ``"lose"`` (default, the
-episode ends with reward -1), ``"penalty"`` (draw 2 and the turn passes) or ``"raise"``.
+Gymnasium's env checker).  An illegal action follows ``illegal_action`` (``uno_env.checks``): ``"lose"``
+(default, the episode ends with reward -1), ``"penalty"`` (draw 2 and the turn passes) or ``"raise"``.
+
+Where an episode ends, ``info`` reports ``winner`` (the round's winner, -1 for none) and ``round_points``,
+as the AEC and SB3 environments do (in ``UnoVectorEnv``'s info as arrays, with Gymnasium's ``_winner`` /
+``_round_points`` masks of the games whose episode ended).  Both are registered with Gymnasium
+(``gymnasium.make("uno_env/UnoLearner-v3")``, ``gymnasium.make_vec("uno_env/UnoLearner-v3", num_envs=64)``).
 """
 
 from __future__ import annotations
@@ -23,8 +28,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .checks import action_ids, check_illegal_action
 from .core.rules import IllegalActionError
 from .learner import LearnerGames, batch_actions
+from .registration import register_gymnasium
 from .render import render_table
 
 
@@ -38,9 +45,9 @@ class UnoVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, rules="standard_en", num_players: int = 2, num_envs: int = 16, opponents="random",
-                 seed: int | None = None, episode: str = "round", privileged: bool = False, observation: str = "v3",
-                 **options):
-        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, privileged,
+                 seed: int | None = None, episode: str = "round", privileged: bool = False, record=None,
+                 observation: str = "v3", **options):
+        self.games = LearnerGames(rules, num_players, num_envs, opponents, seed, episode, privileged, record,
                                   observation=observation, **options)
         self.num_envs = num_envs
         self.single_observation_space = self._single_observation_space()
@@ -71,12 +78,18 @@ class UnoVectorEnv(VectorEnv):
         trunc = np.zeros(n, bool)
         restart = np.flatnonzero(self._waiting)
         live = np.flatnonzero(~self._waiting)
+        winner = np.full(n, -1, np.int64)
+        points = np.zeros(n, np.int64)
         if live.size:
             out = self.games.step(actions[live], live)
             reward[live], term[live], trunc[live] = out["reward"], out["terminated"], out["truncated"]
+            winner[live], points[live] = out["winner"], out["round_points"]
         self.games.restart(restart)
         self._waiting = term | trunc
         obs, info = self._outputs()
+        if self._waiting.any():  # Gymnasium's vector info: an array per key, and _key marks where it is set
+            info.update(winner=winner, _winner=self._waiting.copy(), round_points=points,
+                        _round_points=self._waiting.copy())
         return obs, reward, term, trunc, info
 
     def action_masks(self) -> np.ndarray:
@@ -89,7 +102,8 @@ class UnoVectorEnv(VectorEnv):
         self.games.set_opponents(opponents)
 
     def close_extras(self, **kwargs) -> None:
-        pass
+        if hasattr(self, "games"):  # not when __init__ failed
+            self.games.close()
 
 
 class UnoEnv(gym.Env):
@@ -101,15 +115,16 @@ class UnoEnv(gym.Env):
         render_mode: ``None``, ``"ansi"`` or ``"human"`` (the learner's view of the table).
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, rules="standard_en", num_players: int = 2, opponents="random", episode: str = "round",
-                 illegal_action: str = "lose", render_mode: str | None = None, observation: str = "v3", **options):
-        if illegal_action not in ("lose", "penalty", "raise"):
-            raise ValueError(f"illegal_action={illegal_action!r} is not allowed; use 'lose', 'penalty' or 'raise'")
+                 illegal_action: str = "lose", render_mode: str | None = None, record=None, observation: str = "v3",
+                 **options):
+        check_illegal_action(illegal_action)
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode={render_mode!r} is not supported; use None, 'ansi' or 'human'")
-        self.games = LearnerGames(rules, num_players, 1, opponents, None, episode, observation=observation, **options)
+        self.games = LearnerGames(rules, num_players, 1, opponents, None, episode, record=record,
+                                  observation=observation, **options)
         self.illegal_action, self.render_mode = illegal_action, render_mode
         low, high = self.games.game.observer.bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
@@ -129,12 +144,7 @@ class UnoEnv(gym.Env):
     def step(self, action):
         if self._done:
             raise RuntimeError("the episode is over; call reset() before step()")
-        if isinstance(action, (bool, np.bool_)) or not np.issubdtype(np.asarray(action).dtype, np.integer) \
-                or np.ndim(action) != 0:
-            raise ValueError(f"action must be an integer action id, got {action!r}")
-        a = int(action)
-        if not 0 <= a < self.games.num_actions:
-            raise ValueError(f"action {a} is out of range; ids are 0 to {self.games.num_actions - 1}")
+        a = int(action_ids(action, (), self.games.num_actions))
         st, engine = self.games.game.state, self.games.game.engine
         extra = {}
         if not st.mask[0, a]:
@@ -143,6 +153,8 @@ class UnoEnv(gym.Env):
             extra = {"illegal_action": engine.actions.names[a]}
             if self.illegal_action == "lose":
                 self._done = True
+                if self.games.recorder is not None:  # a record holds legal moves only
+                    self.games.recorder.drop(0)
                 if self.render_mode == "human":
                     self.render()
                 return self.games.observe()[0], -1.0, True, False, {"action_mask": self.action_masks(), **extra}
@@ -174,3 +186,9 @@ class UnoEnv(gym.Env):
             print(text + "\n")
             return None
         return text
+
+    def close(self) -> None:
+        if hasattr(self, "games"):  # not when __init__ failed
+            self.games.close()
+
+register_gymnasium()  # the registry ids (uno_env.registration)

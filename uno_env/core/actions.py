@@ -1,4 +1,4 @@
-"""The action space: one ``Discrete`` id per action string of SCENARIOS.md.
+"""The action space: one ``Discrete`` id per action string of the notation (docs/notation.md).
 
 The layout depends on the deck, the number of players and ``seven_o`` (which makes the 7s target a
 seat); it is the same for every preset sharing those.  In id order:

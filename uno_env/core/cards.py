@@ -11,7 +11,7 @@ Three levels describe a card:
 
 All tables are numpy arrays built once per deck and shared read-only by every game.
 
-Notation (``SCENARIOS.md``): colour letter + symbol (``R5``, ``GS``, ``B+2``, ``YR``, ``RX``,
+Notation (docs/notation.md): colour letter + symbol (``R5``, ``GS``, ``B+2``, ``YR``, ``RX``,
 ``R+1``, ``RF``, ``PSE``), wilds without colour (``W``, ``W+4``, ``W+2``, ``W+C``, ``WX``); a Flip
 card is written light face first: ``B1/USE``.
 """
@@ -255,7 +255,7 @@ def flip_deck(pairing: str = "physical_v1", pairing_seed: int = 0) -> Deck:
 
     ``physical_v1`` pairs light and dark faces as printed (``flip_pairings.csv``);
     ``random_bijection`` pairs the same 112 light faces with the same 112 dark faces at random, drawn
-    once from ``pairing_seed`` (RULES.md section 2.2).
+    once from ``pairing_seed`` (rules §2.2).
     """
     faces = _flip_faces()
     pairs = _flip_card_faces(faces)

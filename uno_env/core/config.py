@@ -1,6 +1,6 @@
-"""Rule options and presets (RULES.md sections 9, 10 and 12).
+"""Rule options and presets (rules §9, §10 and §12).
 
-``RuleConfig`` is a frozen dataclass holding every option under the names of RULES.md section 9.
+``RuleConfig`` is a frozen dataclass holding every option under the names of rules §9.
 A preset is a named ``RuleConfig``; ``make_rules(preset, **overrides)`` returns one with options
 changed and validated.  Every error names the option, the value given and what is allowed.
 
@@ -98,7 +98,7 @@ OPTIONS: dict[str, Option] = {
     "uno_enforcement": Option(("catch", "automatic", "off"),
                               "a missed UNO is punished when another seat catches it, automatically "
                               "when the window closes, or never (no declaring at all)"),
-    "uno_late_call": Option(_BOOL, "accepted for completeness; has no effect (RULES.md 12.15)"),
+    "uno_late_call": Option(_BOOL, "accepted for completeness; has no effect (rules §12.15)"),
     "uno_catch_out_of_turn": Option(_BOOL, "a seat left at one card without declaring that moves again "
                                     "before anyone is asked (a Skip or Reverse with two players, a Skip "
                                     "Everyone) is first offered to the other seats, in turn order, to "
@@ -139,7 +139,7 @@ OPTIONS: dict[str, Option] = {
 
 @dataclass(frozen=True)
 class RuleConfig:
-    """Every rule option of RULES.md section 9 (defaults: Mattel's standard UNO)."""
+    """Every rule option of rules §9 (defaults: Mattel's standard UNO)."""
 
     name: str = "custom"
     deck: str = "standard108"

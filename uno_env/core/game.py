@@ -58,7 +58,7 @@ class VecGame:
         observation: the layout of ``observe`` (``core.observe``): ``"v2"`` or ``"v3"``, which also turns on
             the table's memory (``core.memory``, readable as ``memory``; off for v2, so v2 games cost nothing
             more).
-        **options: rule options overriding the preset (RULES.md section 9 names).
+        **options: rule options overriding the preset (the names of rules §9).
     """
 
     def __init__(self, rules: str | RuleConfig = "standard_en", num_players: int = 4,
@@ -121,6 +121,23 @@ class VecGame:
         """Deal the next round in finished ``rows`` (a new game where the game is over)."""
         self.engine.next_rounds(self.state, np.atleast_1d(np.asarray(rows, np.intp)))
 
+    def deal_on(self, rows) -> np.ndarray:
+        """Deal the next round of the same game in finished ``rows``, again where a deal ends its round at
+        once (forced moves, as with one-card hands), until each has a round in play or its game is over;
+        returns the rows whose game ended on the way (they wait, over)."""
+        rows = np.atleast_1d(np.asarray(rows, np.intp))
+        st = self.state
+        while True:
+            todo = rows[(st.phase[rows] == OVER) & ~st.game_over[rows]]
+            if todo.size == 0:
+                return rows[st.phase[rows] == OVER]
+            self.next_round(todo)
+
+    @property
+    def scalar(self) -> ScalarStepper | None:
+        """The one-game stepper of a batch of one (None otherwise), shared by the one-game environments."""
+        return self._scalar
+
     def new_game(self, rows, seeds=None) -> None:
         """Start new games in ``rows`` (optionally reseeding them)."""
         rows = np.atleast_1d(np.asarray(rows, np.intp))
@@ -153,11 +170,11 @@ class VecGame:
         return [self.engine.actions.names[j] for j in np.flatnonzero(self.state.mask[row])]
 
     def snapshot(self, row: int = 0) -> dict:
-        """The position of game ``row`` in the notation of SCENARIOS.md (JSON-serialisable)."""
+        """The position of game ``row`` in the notation (docs/notation.md; JSON-serialisable)."""
         return snapshot(self.engine, self.state, row)
 
     def load(self, setup: dict, row: int = 0) -> None:
-        """Set game ``row`` to the position ``setup`` (SCENARIOS.md); its rules, options and player
+        """Set game ``row`` to the position ``setup`` (docs/notation.md); its rules, options and player
         count must be this game's."""
         load_position(self.engine, self.state, row, setup)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .state import CHOOSE, OVER, PHASE_NAMES
+from .state import CHOOSE_COLOR, OVER, PHASE_NAMES
 
 
 def _row_counts(piles: np.ndarray, n: np.ndarray, K: int) -> np.ndarray:
@@ -46,10 +46,10 @@ def violations(engine, st, check_mask: bool = True) -> list[str]:
     report((st.held != engine.pack(st.hands > 0)).any((1, 2)), "cached held-kind bitmasks disagree with the hands")
     report((st.pile_counts != disc).any(1), "cached discard counts disagree with the pile")
     report((st.phase < 0) | (st.phase >= len(PHASE_NAMES)), "phase out of range")
-    report((st.actor < 0) | (st.actor >= P) | (st.turn < 0) | (st.turn >= P), "seat out of range")
+    report((st.actor < 0) | (st.actor >= P) | (st.turn_seat < 0) | (st.turn_seat >= P), "seat out of range")
     live = st.phase != OVER
     report(live & (st.nlegal < 2), "the seat to move has no real choice (fewer than two legal actions)")
-    report(live & (st.phase != CHOOSE) & (st.color > 8), "no active colour outside a colour choice")
+    report(live & (st.phase != CHOOSE_COLOR) & (st.color > 8), "no active colour outside a colour choice")
     report(live & (st.hand_n == 0).any(1) & ~st.challengeable,
            "a round in play where a seat has no cards")
     if check_mask:

@@ -1,4 +1,4 @@
-"""Positions in the notation of SCENARIOS.md: build one (``load_position``), write one (``snapshot``).
+"""Positions in the notation (docs/notation.md): build one (``load_position``), write one (``snapshot``).
 
 A position names its rules, options and player count, the hands, the piles and the seat to move.
 A snapshot adds every key needed to rebuild the exact state, the decision in progress included; all
@@ -51,10 +51,10 @@ from typing import Any
 
 import numpy as np
 
-from . import chance
+from . import chance, legal
 from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SKIP, SWAP_IN_TURN
 from .config import PRESETS, RuleConfig, make_rules
-from .state import CHOOSE, DEFLECT, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN
+from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, NOT_ASKED, OVER, PENDING, PHASE_NAMES, TURN
 
 SETUP_KEYS = {"rules", "options", "players", "seed", "hands", "discard", "color", "draw_pile",
               "unlisted", "to_move", "direction", "dealer", "side", "scores", "deal"}
@@ -274,7 +274,7 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
     c = engine.config
     if phase == PENDING and not engine.F_IS_DRAW[tface]:
         _fail(f"phase 'pending' (a draw penalty) needs a draw card on top, not {deck.kind_name(top)}")
-    if phase == CHOOSE and not engine.F_WILD[tface]:
+    if phase == CHOOSE_COLOR and not engine.F_WILD[tface]:
         _fail(f"phase 'choose' (a colour to declare) needs a wild on top, not {deck.kind_name(top)}")
     if phase == DEFLECT and not (c.stack_skip and engine.F_SYM[tface] == SKIP):
         _fail(f"phase 'deflect' needs the option stack_skip and a Skip on top (the rules have "
@@ -289,7 +289,7 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
             if color != FREE:
                 _fail(f"after {deck.kind_name(top)} (Swap in turn) any card may follow: 'color' must be "
                       f"\"free\", got {setup['color']!r}")
-        elif phase == CHOOSE:
+        elif phase == CHOOSE_COLOR:
             color = _color(setup.get("color"), "color", side, deck.two_sided)
             if color != NO_COLOR:
                 _fail(f"in phase 'choose' the colour of {deck.kind_name(top)} is still to be chosen: 'color' "
@@ -310,10 +310,10 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
     st.phase[row] = phase
     st.first_play[row] = _bool(setup, "first_play", False)
     st.passes[row] = _int(setup, "passes", 0)
-    st.turns[row] = _int(setup, "turns", 0)
+    st.turn_count[row] = _int(setup, "turns", 0)
     st.drew_on[row] = _drew_on(setup, P, side, deck.two_sided)
     if phase == OVER:
-        st.actor[row] = st.turn[row] = _seat(setup, "turn", P, 0)
+        st.actor[row] = st.turn_seat[row] = _seat(setup, "turn", P, 0)
         st.origin[row] = _seat(setup, "played_by", P, 0)
         prev = setup.get("prev_color")
         st.prev_color[row] = _color(prev, "prev_color", side, deck.two_sided, True) if prev is not None else NO_COLOR
@@ -328,7 +328,7 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
     to_move = _seat(setup, "to_move", P)
     direction = int(st.direction[row])
     st.actor[row] = to_move
-    st.turn[row] = _seat(setup, "turn", P, to_move)
+    st.turn_seat[row] = _seat(setup, "turn", P, to_move)
     resume = setup.get("resume", "turn")
     if resume not in PHASE_NAMES:
         _fail(f"'resume' must be one of {', '.join(PHASE_NAMES)}, got {resume!r}")
@@ -362,8 +362,8 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
         if st.hands[row, to_move, k] == 0:
             _fail(f"'drawn' card {setup['drawn']} is not in the hand of seat {to_move}")
         R = np.array([row])
-        bits = engine._playable_bits(st, R, np.array([to_move]), np.array([side]), np.array([tface]))
-        if not engine._bit(bits, np.array([k]))[0]:
+        bits = legal.playable_bits(engine, st, R, np.array([to_move]), np.array([side]), np.array([tface]))
+        if not legal.has_kind(engine, bits, np.array([k]))[0]:
             _fail(f"'drawn' card {setup['drawn']} cannot be played on {deck.kind_name(top)}; phase 'drawn' is "
                   f"only for a playable drawn card")
         st.drawn[row] = k
@@ -379,7 +379,7 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
     if empty:  # challenge of a going-out wild draw card comes before the round ends
         _fail(f"seat {empty[0]} holds no cards, so the round is over: give \"phase\": \"over\" (with its "
               f"'winner')")
-    st.offer_rank[row] = 127
+    st.offer_rank[row] = NOT_ASKED
     if phase == JUMP:
         order = setup.get("jump_in_order", [to_move])
         if not isinstance(order, list) or not order or order[0] != to_move:
@@ -459,7 +459,7 @@ def snapshot(engine, st, row: int) -> dict:
     out.update({
         "scores": [int(x) for x in st.scores[row]],
         "phase": PHASE_NAMES[phase],
-        "turn": int(st.turn[row]),
+        "turn": int(st.turn_seat[row]),
         "played_by": int(st.origin[row]),
         "pending_draw": int(st.pending[row]),
         "pending_until_color": bool(st.pending_color[row]),
@@ -472,7 +472,7 @@ def snapshot(engine, st, row: int) -> dict:
         "drew_on": [color_text(int(c)) if c >= 0 else None for c in st.drew_on[row]],
         "first_play": bool(st.first_play[row]),
         "passes": int(st.passes[row]),
-        "turns": int(st.turns[row]),
+        "turns": int(st.turn_count[row]),
         "rounds": int(st.rounds[row]),
     })
     if phase == DRAWN:
@@ -482,7 +482,7 @@ def snapshot(engine, st, row: int) -> dict:
         rank = st.offer_rank[row]
         cur = rank[st.actor[row]]
         out["jump_in_order"] = [int(p) for p in np.argsort(rank, kind="stable")
-                                if cur <= rank[p] < 127]
+                                if cur <= rank[p] < NOT_ASKED]
     out.update({
         "legal": [engine.actions.names[j] for j in np.flatnonzero(st.mask[row])],
         "round_over": over,

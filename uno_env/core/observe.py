@@ -10,7 +10,7 @@ first ``Observer(engine, "v2").size`` entries of a v3 one.
 Seats are relative to the observer (position 0 is the observer, 1 the next seat in seat order, ...),
 except ``seat``, which says which absolute seat the observer is (actions such as ``catch @2`` name
 absolute seats).  ``F`` is the number of faces of the deck (both sides for UNO Flip), ``P`` the
-number of players.  Nothing a seat may not see is encoded (RULES.md 1.10): its own hand by active
+number of players.  Nothing a seat may not see is encoded (rules §1.10): its own hand by active
 faces only (in UNO Flip a player cannot see the backs of its own cards), the opponents' hands by
 size only, and, in UNO Flip, the backs of the opponents' cards and of the draw pile's top card.
 
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import NUM_COLOR_STATES
+from .legal import top_face
 from .memory import TALLY_CAP
 from .state import DRAWN, PHASE_NAMES, State
 
@@ -238,7 +239,7 @@ class Observer:
         phase, actor = st.phase.item(0), st.actor.item(0)
         o[S["phase"] + phase] = 1
         o[S["acting"] + (actor - seat) % P] = 1
-        o[S["turn"] + (st.turn.item(0) - seat) % P] = 1
+        o[S["turn"] + (st.turn_seat.item(0) - seat) % P] = 1
         o[S["played_by"] + (st.origin.item(0) - seat) % P] = 1
         o[S["pending"]] = st.pending.item(0) / 10.0
         o[S["pending"] + 1] = st.pending_color.item(0)
@@ -352,7 +353,7 @@ class Observer:
         return (self.e.P - 1 + draws) * self.e.F
 
     def privileged(self, st: State, R: np.ndarray, seats: np.ndarray, draws: int = PRIVILEGED_DRAWS) -> np.ndarray:
-        """``(n, privileged_size(draws)) float32``: what ``seats`` may *not* see (RULES.md 1.10).
+        """``(n, privileged_size(draws)) float32``: what ``seats`` may *not* see (rules §1.10).
 
         Not an observation. It is for critics trained with privileged information (an asymmetric
         actor-critic; ``agents.privileged``): a value function may read the hidden state, since the
@@ -392,7 +393,7 @@ class Observer:
         side = st.side[R].astype(np.intp)
         o[ar, S["seat"].start + seats] = 1
         o[:, S["hand"].start:S["hand"].stop] = self._faces(st.hands[R, seats], side)
-        tface = e._top_face(st, R)
+        tface = top_face(e, st, R)
         o[ar, S["top"].start + tface] = 1
         o[ar, S["color"].start + st.color[R].astype(np.intp)] = 1
         o[:, S["direction"].start] = st.direction[R]
@@ -400,7 +401,7 @@ class Observer:
         o[ar, S["phase"].start + phase] = 1
         actor = st.actor[R].astype(np.intp)
         o[ar, S["acting"].start + (actor - seats) % P] = 1
-        o[ar, S["turn"].start + (st.turn[R].astype(np.intp) - seats) % P] = 1
+        o[ar, S["turn"].start + (st.turn_seat[R].astype(np.intp) - seats) % P] = 1
         o[ar, S["played_by"].start + (st.origin[R].astype(np.intp) - seats) % P] = 1
         o[:, S["pending"].start] = st.pending[R] / 10.0
         o[:, S["pending"].start + 1] = st.pending_color[R]

@@ -5,16 +5,16 @@ first, so the top card is ``pile[b, n[b] - 1]``; this makes drawing a gather and
 
 Phases (``phase``), i.e. the decision the seat ``actor`` is asked:
 
-=========  ==========================================================================================
-TURN       its own turn: play a card or draw (also ``uno``, ``catch``)
-DRAWN      it drew a playable card: play that card or ``keep``
-PENDING    a draw penalty (``pending``) targets it: stack a draw card, ``draw`` the whole penalty, or
-           ``challenge``/``accept`` a restricted wild draw card
-CHOOSE     it declares the colour of a wild first card or of a wild face a Flip revealed
-JUMP       out of turn: jump in with the card identical to the top card, or ``pass``
-DEFLECT    the victim of a Skip may pass it on with a Skip (``stack_skip``), or ``pass``
-OVER       the round is over
-=========  ==========================================================================================
+============  =======================================================================================
+TURN          its own turn: play a card or draw (also ``uno``, ``catch``)
+DRAWN         it drew a playable card: play that card or ``keep``
+PENDING       a draw penalty (``pending``) targets it: stack a draw card, ``draw`` the whole penalty, or
+              ``challenge``/``accept`` a restricted wild draw card
+CHOOSE_COLOR  it declares the colour of a wild first card or of a wild face a Flip revealed
+JUMP          out of turn: jump in with the card identical to the top card, or ``pass``
+DEFLECT       the victim of a Skip may pass it on with a Skip (``stack_skip``), or ``pass``
+OVER          the round is over
+============  =======================================================================================
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-TURN, DRAWN, PENDING, CHOOSE, JUMP, DEFLECT, OVER = range(7)
-PHASE_NAMES = ("turn", "drawn", "pending", "choose", "jump_in", "deflect", "over")
+TURN, DRAWN, PENDING, CHOOSE_COLOR, JUMP, DEFLECT, OVER = range(7)
+PHASE_NAMES = ("turn", "drawn", "pending", "choose", "jump_in", "deflect", "over")  # as the notation names them
+NOT_ASKED = 127  # ``offer_rank`` of a seat that an out-of-turn offer does not ask
 
 
 @dataclass
@@ -45,10 +46,11 @@ class State:
     direction: np.ndarray  # (B,) int8      +1 clockwise (seat order), -1
     phase: np.ndarray  # (B,) int8          decision asked (TURN ... OVER)
     actor: np.ndarray  # (B,) int8          seat asked now
-    turn: np.ndarray  # (B,) int8           seat whose decision follows an offer or a colour choice
-    resume: np.ndarray  # (B,) int8         phase of ``turn`` after a jump-in offer chain
+    turn_seat: np.ndarray  # (B,) int8      seat whose turn it is: the actor, except during an offer or a
+    #                                        colour choice, after which it decides (notation: "turn")
+    resume: np.ndarray  # (B,) int8         phase of ``turn_seat`` after an out-of-turn offer
     origin: np.ndarray  # (B,) int8         seat that played the top card (offender of a challenge)
-    offer_rank: np.ndarray  # (B, P) int8   order in which seats are asked to jump in (127: not asked)
+    offer_rank: np.ndarray  # (B, P) int8   order in which seats are asked to jump in (NOT_ASKED)
     pending: np.ndarray  # (B,) int16       cards the victim of draw cards must take
     pending_color: np.ndarray  # (B,) bool  ... plus draw until the active colour (Wild Draw Colour)
     challengeable: np.ndarray  # (B,) bool  the pending card may be challenged
@@ -62,7 +64,7 @@ class State:
     #                                        playing, if it has not played since (-1: none); public
     first_play: np.ndarray  # (B,) bool     no card has been played this round yet
     passes: np.ndarray  # (B,) int16        consecutive turns with nothing played or drawn (E2)
-    turns: np.ndarray  # (B,) int32         actions taken this round (E3)
+    turn_count: np.ndarray  # (B,) int32    actions counted this round (E3: max_turns_per_round; notation: "turns")
     dealer: np.ndarray  # (B,) int8
     scores: np.ndarray  # (B, P) int32      game scores
     rounds: np.ndarray  # (B,) int32        rounds finished in this game
@@ -87,13 +89,13 @@ class State:
             discard=z((B, cards), np.uint8), disc_n=z(B, np.int16),
             pile_counts=z((B, kinds), np.int8), color=z(B, np.int8), side=z(B, np.int8),
             direction=np.ones(B, np.int8), phase=np.full(B, OVER, np.int8), actor=z(B, np.int8),
-            turn=z(B, np.int8), resume=z(B, np.int8), origin=z(B, np.int8),
-            offer_rank=np.full((B, P), 127, np.int8), pending=z(B, np.int16),
+            turn_seat=z(B, np.int8), resume=z(B, np.int8), origin=z(B, np.int8),
+            offer_rank=np.full((B, P), NOT_ASKED, np.int8), pending=z(B, np.int16),
             pending_color=z(B, bool), challengeable=z(B, bool), guilty=z(B, bool),
             prev_color=z(B, np.int8), prev_pending=z(B, np.int16), drawn=np.full(B, -1, np.int16),
             declared=z(B, bool), vulnerable=z((B, P), bool), drew_on=np.full((B, P), -1, np.int8),
             first_play=z(B, bool),
-            passes=z(B, np.int16), turns=z(B, np.int32), dealer=z(B, np.int8),
+            passes=z(B, np.int16), turn_count=z(B, np.int32), dealer=z(B, np.int8),
             scores=z((B, P), np.int32), rounds=z(B, np.int32), winner=np.full(B, -1, np.int8),
             round_points=z(B, np.int32), truncated=z(B, bool), game_over=z(B, bool),
             seed=z(B, np.int64), key=z(B, np.uint64), counter=z(B, np.uint64),

@@ -1,0 +1,167 @@
+"""The documentation is part of the interface: every rule the code cites resolves to docs/rules.md, the
+notation's legend explains every card and action code, the generated pages cover the code's tables, and
+the site builds with ``mkdocs build --strict`` (a broken link or a missing page fails)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from uno_env import PRESETS, docs
+from uno_env.core.actions import ACTION_TYPES
+from uno_env.core.cards import COLOR_LETTERS, DECKS, make_deck
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+NOTATION = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
+CITING = ("uno_env", "agents", "training", "tests", "benchmarks")  # folders whose citations must resolve
+TEXT = {".py", ".json", ".md", ".ipynb", ".toml", ".yml", ".yaml", ".cfg", ".txt"}
+SKIP_DIRS = {".git", "__pycache__", "site", ".pytest_cache", ".ruff_cache", ".hypothesis", "runs"}
+
+SECTION = re.compile(r"§\s?(\d+(?:\.\d+)?)")
+EDGE_CASE = re.compile(r"\bE(\d{1,3})\b")
+LINT_CODES = re.compile(r"noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?|\b(?:ignore|select)\s*=\s*\[[^\]]*\]")
+
+
+def anchors(markdown: str) -> set[str]:
+    """Explicit anchors of a page: ``{ #id }`` after a heading and ``id="..."`` of inline HTML."""
+    return set(re.findall(r"\{\s*#([\w-]+)\s*\}", markdown)) | set(re.findall(r'\bid="([\w-]+)"', markdown))
+
+
+def text_files(folders=None):
+    for top in [ROOT / f for f in folders] if folders else [ROOT]:
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.endswith(".egg-info")]
+            for name in filenames:
+                path = Path(dirpath) / name
+                if path.suffix in TEXT:
+                    yield path
+
+
+def citations() -> list[tuple[str, str]]:
+    """(file:line, anchor) of every section and edge-case citation in the code, tests and benchmarks."""
+    found = []
+    for path in text_files(CITING):
+        for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            line = LINT_CODES.sub("", line)
+            where = f"{path.relative_to(ROOT)}:{n}"
+            found += [(where, "s" + m.group(1).replace(".", "-")) for m in SECTION.finditer(line)]
+            found += [(where, "e" + m.group(1)) for m in EDGE_CASE.finditer(line)]
+    return found
+
+
+def test_rules_page_has_an_anchor_for_every_section_edge_case_and_decision():
+    ids = anchors(RULES)
+    assert {"s1", "s1-6", "s1-10", "s9", "s10", "s12", "s12-11", "s12-15", "e1", "e10", "e34", "d1"} <= ids
+    numbered = re.findall(r"^#{2,3} \d+.*$", RULES, flags=re.M)
+    headings = re.findall(r"^#{2,3} (\d+)(?:\.(\d+))?\.? .*\{ #(s[\d-]+) \}$", RULES, flags=re.M)
+    assert len(headings) == len(numbered) >= 39  # every numbered section, each anchored by its number
+    assert all(a == "s" + x + (f"-{y}" if y else "") for x, y, a in headings)
+    edge_rows = re.findall(r'^\| <span id="e(\d+)">E(\d+)</span> \|', RULES, flags=re.M)
+    assert [int(a) for a, _ in edge_rows] == list(range(1, len(edge_rows) + 1)) and len(edge_rows) >= 34
+
+
+def test_every_rule_citation_in_the_code_resolves_to_an_anchor_of_the_rules_page():
+    found = citations()
+    ids = anchors(RULES)
+    assert len(found) > 20  # the citations are there to check
+    missing = [f"{where}: {anchor}" for where, anchor in found if anchor not in ids]
+    assert not missing, "citations with no anchor in docs/rules.md:\n" + "\n".join(missing)
+
+
+def test_the_code_cites_the_rules_page_not_the_specification_files():
+    """The convention: ``rules §1.6``, ``E10``, ``docs/notation.md``, never the specification's file names."""
+    old = re.compile(r"\b(RULES|SCENARIOS)\.md\b")
+    stale = [f"{p.relative_to(ROOT)}:{n}" for p in text_files(CITING)
+             for n, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+             if old.search(line)]
+    assert not stale, "cite rules §x.y / docs/notation.md instead:\n" + "\n".join(stale)
+
+
+def test_nothing_in_the_repository_points_outside_it():
+    """A clone has no shared folder beside it: no file may read or mention one."""
+    bad = re.compile(r"\.\./" + "shared|shared " + "rules folder|[\"']" + "shared[\"'/]")  # also a path join
+    hits = [f"{p.relative_to(ROOT)}:{n}" for p in text_files()
+            for n, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+            if bad.search(line)]
+    assert not hits, "\n".join(hits)
+
+
+def test_the_legend_explains_every_colour_symbol_and_action_of_every_deck():
+    legend = NOTATION.split("{ #legend }", 1)[1].split("\n## ", 1)[0]
+    codes = set(re.findall(r"`([^`]+)`", legend))
+    for letter in COLOR_LETTERS:
+        assert any(letter in c.split() for c in codes), letter
+    for deck in DECKS:
+        for face in make_deck(deck).faces:
+            symbol = face.name if face.is_wild else face.name[1:]
+            if symbol.isdigit():
+                assert "`0`-`9`" in legend
+            else:
+                assert symbol in codes, f"{deck}: the symbol of {face.name} is not in the legend"
+    for kind in ACTION_TYPES:
+        assert any(c == kind or c.startswith(kind + " ") for c in codes), kind
+    for example in ("RS", "RR", "play GX @1", "play WX", "catch @3"):
+        assert example in codes, example
+
+
+def test_an_environment_page_per_preset_with_every_observation_layout_and_option():
+    pages = docs.pages()
+    assert {f"environments/{p}.md" for p in PRESETS} <= pages.keys()
+    for preset in PRESETS:
+        page = pages[f"environments/{preset}.md"]
+        for heading in ("## Usage", "## Agents", "## Action space", "## Rewards", "## Arguments",
+                        "## Version history"):
+            assert heading in page, (preset, heading)
+        for layout, slots in docs.layouts().items():
+            for name, _size, _meaning in slots:
+                assert f"| `{name}` |" in page, (preset, layout, name)
+    options = pages["options.md"]
+    from uno_env.core.config import OPTIONS
+    assert all(f"| `{key}` |" in options for key in OPTIONS)
+
+
+def test_the_environment_page_example_runs():
+    code = re.search(r"```python\n(.*?)```", docs.environment_page("house_cn"), re.S).group(1)
+    exec(compile(code, "environments/house_cn.md", "exec"), {"__name__": "docs_example"})
+
+
+def test_mkdocs_build_strict_passes(tmp_path):
+    if shutil.which("mkdocs") is None:
+        pytest.skip("mkdocs is not installed (pip install -e '.[dev]' installs it)")
+    for module in ("material", "mkdocstrings", "mkdocs_gen_files"):
+        pytest.importorskip(module, reason=f"{module} is not installed (pip install -e '.[dev]' installs it)")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true",
+           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    for page in ("index.html", "rules/index.html", "notation/index.html", "options/index.html",
+                 "environments/flip_jp/index.html", "benchmarks/core_decisions.png"):
+        assert (tmp_path / "site" / page).exists(), page
+
+
+def test_uno_version_names_the_package_and_the_environment_version(capsys):
+    import uno_env
+    from uno_env.cli import main
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"uno-env {uno_env.__version__} (environment {uno_env.ENV_VERSION})"
+    tomllib = pytest.importorskip("tomllib")
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert meta["version"] == uno_env.__version__
+    assert meta["classifiers"] and meta["keywords"] and meta["readme"] == "README.md"
+
+
+@pytest.mark.parametrize("page", ["getting-started.md", "training.md"])
+def test_the_python_examples_of_a_page_run_as_written(page):
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    for i, code in enumerate(re.findall(r"```python\n(.*?)```", text, flags=re.S)):
+        exec(compile(code, f"docs/{page} block {i}", "exec"), {"__name__": "docs_example"})

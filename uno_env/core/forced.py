@@ -1,0 +1,222 @@
+"""Forced moves taken in bulk (the notation's "Decisions and forced moves", docs/notation.md; rules
+§12.14; E1-E3): a seat with a single legal action takes it without being asked.  ``Engine.settle``
+takes every forced move through the legal masks; these functions take the commonest ones for many
+seats at once, with the same result:
+
+* ``forced_penalties``: victims of a draw penalty with nothing to answer take it;
+* ``draw_chains``: chains of forced draws (a seat with nothing to play draws, the card does not fit,
+  the next seat has nothing either...) in one vectorized window per pass (``draw_chain_window``),
+  since neither the top card nor the pile order changes along a chain;
+* ``pass_until_playable``: with nothing left to draw, seats that cannot play pass until one can (E1),
+  and a full cycle of passes blocks the round (E2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import legal, penalty, piles, scoring
+from .actions import DRAW
+from .rows import any_bits, any_row, flat, sel
+from .state import DRAWN, OVER, PENDING, TURN, State
+
+
+def forced_penalties(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
+    """Victims of a draw penalty with nothing to answer (no stack, no challenge, nobody to catch)
+    take it at once; a forced move, taken here without a pass through the masks."""
+    S = sel(R)
+    pick = st.phase[S] == PENDING
+    if e.challenge_on:  # otherwise nothing is ever challengeable
+        pick &= ~st.challengeable[S]
+    pend = R[pick]
+    if pend.size == 0:
+        return
+    victim = st.actor[pend].astype(np.intp)
+    if e.config.stacking != "none":
+        stack = penalty.stack_bits(e, st, pend, victim, st.side[pend].astype(np.intp), tface[pick])
+        keep = ~any_bits(stack)
+        pend, victim = pend[keep], victim[keep]
+    if e.enforce == "catch" and pend.size:
+        v = st.vulnerable[pend]
+        if np.count_nonzero(v):
+            v[np.arange(pend.size), victim] = False
+            keep = ~any_row(v)
+            pend, victim = pend[keep], victim[keep]
+    if pend.size == 0:
+        return
+    if e.log is not None:
+        e.log.extend((int(r), int(s), e.ID[DRAW]) for r, s in zip(pend, victim))
+    st.turn_count[pend] += 1
+    penalty.draw_penalty(e, st, pend)
+    st.declared[pend] = False
+    over = pend[(st.turn_count[pend] >= e.config.max_turns_per_round) & (st.phase[pend] != OVER)]
+    if over.size:  # E3
+        scoring.end_blocked_round(e, st, over, truncated=True)
+
+
+def forced_draw_rows(e, st: State, R: np.ndarray, tface: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The kinds each seat asked in ``R`` may play in its turn ((n, W) bits, for ``legal.refresh``) and
+    the positions in ``R`` of the seats that can only draw: own turn, nothing playable, nobody to catch."""
+    S = sel(R)
+    actor = st.actor[S].astype(np.intp)
+    bits = legal.playable_bits(e, st, R, actor, None, tface)
+    forced = (st.phase[S] == TURN) & ~any_bits(bits)
+    if e.enforce != "off":
+        v = st.vulnerable[S]
+        if np.count_nonzero(v):
+            v = v.copy()
+            v[np.arange(R.size), actor] = False
+            forced &= ~any_row(v)
+    return bits, flat(forced)
+
+
+def draw_chains(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
+    """Resolve chains of forced draws starting with the seat asked in ``R`` (which must draw).
+
+    Seat j of the chain (j = 0 is the seat asked, then on in the direction of play) draws the
+    j-th card from the top of the pile unless it holds a playable card; the chain stops at the
+    first seat holding a playable card (its turn) or drawing one (it may play it: phase DRAWN).
+    When the pile runs out mid-chain the discard pile is reshuffled at that moment, exactly as
+    one draw at a time would, and the chain goes on.  What cannot be settled this way (no card
+    left to draw, two full laps, ``max_turns_per_round``) is left to the general path.
+    """
+    for _ in range(100_000):  # a reshuffle keeps the top card, so ``tface`` holds throughout
+        short = draw_chain_window(e, st, R, tface)  # rows whose chain goes on past this window
+        if not np.count_nonzero(short):
+            return
+        R, tface = R[short], tface[short]
+        out = st.draw_n[R] == 0
+        if np.count_nonzero(out):
+            piles.reshuffle(e, st, R[out])
+            empty = out & (st.draw_n[R] == 0)
+            if np.count_nonzero(empty):
+                pass_until_playable(e, st, R[empty], tface[empty])
+            R, tface = R[~empty], tface[~empty]
+
+
+def pass_until_playable(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
+    """Nothing left to draw (E1): each seat without a playable card passes in turn until one can
+    play; a full cycle of passes ends the round as blocked (E2)."""
+    P = e.P
+    n = R.size
+    ar = np.arange(n)
+    has_play = any_bits(st.held[R] & legal.matching(e, st, R, tface)[:, None, :])
+    if e.hard:  # rare: leave restricted hands to the general path
+        return
+    j = np.arange(P + 1)[None, :]
+    seat = (st.actor[R].astype(np.intp)[:, None] + j * st.direction[R].astype(np.intp)[:, None]) % P
+    hp = has_play[ar[:, None], seat]
+    hp[:, 0] = False
+    k = np.where(hp.any(1), hp.argmax(1), P + 1)  # seats 0..k-1 pass
+    passes = st.passes[R] + k
+    room = e.config.max_turns_per_round - st.turn_count[R]
+    blocked = passes >= P
+    ok = (k < room) & ~blocked
+    if np.count_nonzero(ok):
+        Ro = R[ok]
+        nxt = seat[flat(ok), k[ok]]
+        st.passes[Ro] = passes[ok]
+        st.turn_count[Ro] += k[ok].astype(np.int32)
+        st.declared[Ro] = False
+        passed = np.arange(P + 1)[None, :] < k[ok][:, None]
+        st.drew_on[np.repeat(Ro, passed.sum(1)), seat[ok][passed]] = np.repeat(st.color[Ro], passed.sum(1))
+        if e.memory is not None:  # memory hook: passes on the active colour
+            e.memory.lacked(st, np.repeat(Ro, passed.sum(1)), seat[ok][passed])
+        st.actor[Ro] = nxt
+        st.turn_seat[Ro] = nxt
+        if e.log is not None:
+            for i in flat(ok).tolist():
+                e.log.extend((int(R[i]), int(seat[i, q]), e.ID[DRAW]) for q in range(int(k[i])))
+    b = blocked & ((P - st.passes[R]) < room)
+    if np.count_nonzero(b):  # the P-th consecutive pass blocks the round
+        Rb = R[b]
+        q = (P - st.passes[Rb]).astype(np.int64)
+        if e.log is not None:
+            for i, qi in zip(flat(b).tolist(), q.tolist()):
+                e.log.extend((int(R[i]), int(seat[i, t]), e.ID[DRAW]) for t in range(qi))
+        st.turn_count[Rb] += q.astype(np.int32)
+        st.passes[Rb] = P
+        scoring.end_blocked_round(e, st, Rb)
+
+
+def draw_chain_window(e, st: State, R: np.ndarray, tface: np.ndarray) -> np.ndarray:
+    """One window of ``draw_chains`` over the current piles (``tface``: the top card's face per row);
+    returns which rows of ``R`` (a boolean mask) have a chain that goes on: it reached the end of
+    the draw pile or of the look-ahead window (``Engine.chain_window`` seats)."""
+    c, P = e.config, e.P
+    n = R.size
+    J = e.chain_window  # most chains end within a few seats; longer ones take another pass
+    if c.drawn_card_play == "never":  # a seat may draw a card it can play and still pass the turn:
+        J = min(J, P)  # a pass must not meet it again, since ``has_play`` is read at the pass's start
+    ar = np.arange(n)
+    playb = legal.matching(e, st, R, tface)  # (n, W) kinds playable on the (fixed) top card
+    held = st.held[R]  # (n, P, W)
+    okb = held & playb[:, None, :]
+    if e.hard:  # the restricted wild draw cards a seat may not play now
+        side = st.side[R].astype(np.intp)
+        restr = e.RESTRBITS[side][:, None, :]
+        if c.wild_draw_restriction == "color_only":
+            guilt = any_bits(held & e.COLORBITS[side, st.color[R]][:, None, :])
+        else:
+            guilt = any_bits(okb & ~restr)
+        okb &= ~np.where(guilt[:, :, None], restr, np.uint64(0))
+    has_play = any_bits(okb)  # (n, P)
+    d = st.direction[R].astype(np.intp)
+    j = np.arange(J)[None, :]
+    actor = st.actor[R].astype(np.intp)
+    seat = e.SEATS_AHEAD[:, :J][actor * 2 + (d > 0)]  # (n, J): the seats j turns on from the actor
+    dn = st.draw_n[R].astype(np.intp)
+    card = st.draw.reshape(-1)[(R * e.N)[:, None] + np.maximum(dn[:, None] - 1 - j, 0)].astype(np.intp)
+    hp = has_play.reshape(-1)[(ar * P)[:, None] + seat]  # (n, J): seat j holds a playable card
+    hp[:, 0] = False
+    if c.drawn_card_play != "never":  # seat j's card (from the top) is playable
+        word = playb[:, 0, None] if e.W == 1 else playb.reshape(-1)[(ar * e.W)[:, None] + e.KWORD[card]]
+        dp = ((word & e.KBIT[card]) != 0) & (j < dn[:, None])
+    else:
+        dp = np.zeros((n, J), bool)
+    stop = hp | dp
+    js = stop.argmax(1)
+    by_draw = dp[ar, js] & ~hp[ar, js]
+    L = js + by_draw  # cards drawn along the chain
+    room = c.max_turns_per_round - st.turn_count[R]
+    done = any_row(stop) & (L <= dn) & (L < room)
+    # no stop in sight: draw as far as this pass has checked, then go on.  The seat after the last
+    # drawer must be one checked too (position J - 1 at most): the next pass assumes it must draw
+    reach = np.minimum(dn, J - 1)
+    short = ~done & (reach < room)
+    L = np.where(done, L, np.where(short, reach, 0))
+    take = flat(L > 0)
+    if take.size:
+        if take.size < n:  # usually every chain draws: then no row filter
+            Rt, seat_t, card_t, L_t = R[take], seat[take], card[take], L[take]
+        else:
+            Rt, seat_t, card_t, L_t = R, seat, card, L
+        piles.add_to_hands(e, st, Rt, seat_t, card_t, L_t)
+        st.draw_n[Rt] -= L_t.astype(np.int16)
+        st.vulnerable[Rt, seat_t[:, 0]] = False  # E28: the first seat's hand grew
+        st.passes[Rt] = 0
+        st.turn_count[Rt] += L_t.astype(np.int32)
+        st.declared[Rt] = False
+        drew = np.arange(J)[None, :] < L_t[:, None]
+        cell = (Rt * P)[:, None] + seat_t  # flat (game, seat); cells past L repeat cell 0's write
+        cell = cell[:, :1] + (cell - cell[:, :1]) * drew
+        st.drew_on.reshape(-1)[cell] = st.color[Rt][:, None]
+        if e.memory is not None:  # memory hook: forced draws on the active colour
+            e.memory.chain_drew(st, Rt, seat_t, L_t)
+        if e.log is not None:
+            draw_id = e.ID[DRAW]
+            for i in take.tolist():
+                e.log.extend((int(R[i]), int(seat[i, k]), draw_id) for k in range(int(L[i])))
+    m = done | short
+    k = np.count_nonzero(m)
+    if k:
+        mi = slice(None) if k == n else flat(m)  # usually every chain stops or goes on
+        Rm = R[mi]
+        end = np.where(done, js, reach)[mi]  # or the next seat to draw: position min(dn, J)
+        last = (actor[mi] + end * d[mi]) % P
+        st.actor[Rm] = last
+        st.turn_seat[Rm] = last
+        bd = (by_draw & done)[mi]
+        st.phase[Rm] = np.where(bd, DRAWN, TURN)
+        st.drawn[Rm] = np.where(bd, card[ar[mi], np.minimum(end, J - 1)], -1)
+    return short
