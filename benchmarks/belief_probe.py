@@ -8,7 +8,8 @@ seat's observation is recorded in both layouts (v2 is the first part of v3, ``un
 with the truth it may not see: for each opponent (relative seats 1..P-1), whether it holds a card of each
 colour of the side in play and whether it holds a wild.  The same small classifier (an MLP, one hidden
 layer, binary cross-entropy over every target) is trained on each layout's observations of the same
-training games and scored on the same held-out games (split by game).  One JSON line: the held-out
+training games, its epoch chosen on validation games, and scored on the same held-out games (split by
+game).  One JSON line: the held-out
 cross-entropy (nats per target) of each layout and v3's relative to v2.
 """
 
@@ -62,56 +63,73 @@ def collect(rules: str, players: int, batch: int, steps: int, seed: int):
     return np.concatenate(X), np.concatenate(Y).astype(np.float32), np.concatenate(G), v2_size
 
 
-def held_out_cross_entropy(X, Y, train, test, hidden: int, epochs: int, seed: int) -> float:
-    """Train an MLP on ``X[train]`` -> ``Y[train]`` (binary cross-entropy), return the test cross-entropy."""
+def held_out_cross_entropy(X, Y, train, val, test, hidden: int, epochs: int, seed: int) -> float:
+    """Train an MLP (dropout 0.2, weight decay 1e-4: the same for both layouts) on ``X[train]`` -> ``Y[train]``
+    (binary cross-entropy); return the test cross-entropy at the epoch of the lowest validation loss."""
     import torch
 
     torch.manual_seed(seed)
     Xt = torch.as_tensor(X[train], dtype=torch.float32)
     Yt = torch.as_tensor(Y[train])
     mean, std = Xt.mean(0), Xt.std(0) + 1e-3  # standardised inputs: both layouts alike
-    net = torch.nn.Sequential(torch.nn.Linear(X.shape[1], hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, Y.shape[1]))
-    opt = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-5)
-    loss = torch.nn.BCEWithLogitsLoss()
+    Xt = (Xt - mean) / std
+
+    def part(rows):
+        return (torch.as_tensor(X[rows], dtype=torch.float32) - mean) / std, torch.as_tensor(Y[rows])
+    (Xv, Yv), (Xs, Ys) = part(val), part(test)
+    nn = torch.nn
+    net = nn.Sequential(nn.Dropout(0.2), nn.Linear(X.shape[1], hidden), nn.ReLU(), nn.Dropout(0.2),
+                        nn.Linear(hidden, Y.shape[1]))
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-4)
+    loss = nn.BCEWithLogitsLoss()
     g = torch.Generator().manual_seed(seed)
+    best, at_best = float("inf"), float("nan")
     for _ in range(epochs):
+        net.train()
         for idx in torch.randperm(len(Xt), generator=g).split(512):
             opt.zero_grad()
-            loss(net((Xt[idx] - mean) / std), Yt[idx]).backward()
+            loss(net(Xt[idx]), Yt[idx]).backward()
             opt.step()
-    with torch.no_grad():
-        Xs = (torch.as_tensor(X[test], dtype=torch.float32) - mean) / std
-        return float(loss(net(Xs), torch.as_tensor(Y[test])))
+        net.eval()
+        with torch.no_grad():
+            v = float(loss(net(Xv), Yv))
+            if v < best:
+                best, at_best = v, float(loss(net(Xs), Ys))
+    return at_best
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rules", default="standard_en")
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--batch", type=int, default=128, help="games played at once")
-    p.add_argument("--steps", type=int, default=320, help="steps of the batch (decisions = batch * steps)")
+    p.add_argument("--batch", type=int, default=256, help="games played at once")
+    p.add_argument("--steps", type=int, default=400, help="steps of the batch (decisions = batch * steps)")
     p.add_argument("--hidden", type=int, default=128)
-    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--epochs", type=int, default=12, help="epochs (the one of the lowest validation loss counts)")
     p.add_argument("--test-fraction", type=float, default=0.25, help="share of the games held out")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--smoke", action="store_true", help="tiny settings")
     args = p.parse_args(argv)
     if args.smoke:
-        args.batch, args.steps, args.hidden, args.epochs = 8, 30, 16, 1
+        args.batch, args.steps, args.hidden, args.epochs = 8, 40, 16, 1
     import torch
     torch.set_num_threads(args.threads)
     t0 = time.perf_counter()
     X, Y, G, v2_size = collect(args.rules, args.players, args.batch, args.steps, args.seed)
     ids = np.unique(G)
-    held = np.random.default_rng(args.seed).permutation(ids)[:max(1, int(len(ids) * args.test_fraction))]
+    order = np.random.default_rng(args.seed).permutation(ids)
+    k = max(1, int(len(ids) * args.test_fraction))
+    held = order[:k]
     test = np.isin(G, held)
-    train = ~test
+    val = np.isin(G, order[k:k + max(1, k // 2)])  # validation games pick the epoch
+    train = ~test & ~val
     ce = {}
     for name, cols in (("v2", slice(0, v2_size)), ("v3", slice(None))):
-        ce[name] = held_out_cross_entropy(X[:, cols], Y, train, test, args.hidden, args.epochs, args.seed)
+        ce[name] = held_out_cross_entropy(X[:, cols], Y, train, val, test, args.hidden, args.epochs, args.seed)
     line = {"bench": "belief_probe", "rules": args.rules, "players": args.players, "bots": "heuristic",
-            "decisions": int(len(X)), "train_decisions": int(train.sum()), "test_decisions": int(test.sum()),
+            "decisions": int(len(X)), "train_decisions": int(train.sum()), "validation_decisions": int(val.sum()),
+            "test_decisions": int(test.sum()),
             "games": int(len(ids)), "held_out_games": int(len(held)), "targets": int(Y.shape[1]),
             "target_rate": round(float(Y.mean()), 4), "hidden": args.hidden, "epochs": args.epochs,
             "observation_size": {"v2": v2_size, "v3": int(X.shape[1])},

@@ -308,6 +308,7 @@ def record_decisions(args: Args) -> dict:
     from uno_env import records
 
     X, M, Y, R = [], [], [], []
+    size = _layout(args)["observation_size"]  # replays observe v3, whose first part is v2
     for rec in records.read_records(args.bc_records):
         if rec.rules != args.rules or rec.options or rec.num_players != args.players:
             raise ValueError(f"--bc-records: a record of {rec.rules} {rec.options or ''} with {rec.num_players} "
@@ -318,7 +319,7 @@ def record_decisions(args: Args) -> dict:
         final = rec.result["rewards"]
         for t in mine:
             left[t.seat] -= 1
-            X.append(t.obs)
+            X.append(t.obs[:size])
             M.append(t.mask)
             Y.append(t.action)
             R.append(final[t.seat] * args.gamma ** left[t.seat])

@@ -181,7 +181,7 @@ class ReplayStep:
 def start_game(record: GameRecord) -> VecGame:
     """A batch-1 ``VecGame`` at the start of ``record``'s episode."""
     game = VecGame(record.rules, record.num_players, batch_size=1, seed=record.seed, autoreset=False,
-                   **record.options)
+                   observation="v3", **record.options)  # v3 (the envs' layout); v2 is its first part
     if record.start is not None:
         game.load(record.start)
     game.engine.log = []
@@ -359,7 +359,7 @@ class Recorder:
         for k, (r, s, a) in enumerate(zip(rows.tolist(), seats, actions)):
             self._actions[r].append([int(s), int(a)])
             if self._steps[r] is not None:
-                o = obs[k] if obs is not None else self.game.observer.observe_one(self.game.state.take([r]), int(s))
+                o = obs[k] if obs is not None else self.game.observe(seats=[s], rows=[r])[0]
                 self._steps[r].append({"seat": int(s), "obs": np.asarray(o).tolist(),
                                        "mask": np.flatnonzero(self.game.state.mask[r]).tolist(), "reward": 0.0})
 
