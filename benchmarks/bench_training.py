@@ -8,12 +8,20 @@ share the host's noise:
   (random bots) moving inside ``step``;
 * ``aec_tutorial``: the AEC env wrapped the way PettingZoo's "SB3: Action Masked PPO" tutorial does it
   (a ``BaseWrapper`` exposing the acting agent's observation, ``ActionMasker`` with ``mask_fn``, one
-  env that SB3 wraps in a ``DummyVecEnv``).  As in the tutorial, the one model plays every seat.
+  env that SB3 wraps in a ``DummyVecEnv``).  As in the tutorial, the one model plays every seat;
+* ``lean`` (``--paths ...,lean``): ``training/ppo_lean.py``, a CleanRL-style masked PPO over
+  ``uno_env.learner.LearnerGames`` with ``--lean-envs`` games stepped together for ``--lean-steps``
+  decisions per rollout; the same network (256,256 Tanh for policy and value), minibatch and epochs.
 
-Prints one JSON line per path and one with the ratio; first, the training env alone (``env_only``:
-learner steps per second with random or heuristic opponents inside, no network).  ``--smoke`` runs a tiny size for CI.
+``--opponents`` chooses the bots of the ``native`` and ``lean`` paths (the tutorial's model plays every seat).
+Prints one JSON line per path and one with the ratios; first, the training env alone (``env_only``:
+learner steps per second with random or heuristic opponents inside, no network; ``--env-steps 0`` skips
+them).  ``--smoke`` runs a tiny size for CI.
 
     python benchmarks/bench_training.py --steps 32768
+    # the 4-player recipe (agents/models/ppo-standard_en-4p.json) against the lean loop, side by side:
+    python benchmarks/bench_training.py --players 4 --opponents heuristic --rollout 16384 --n-envs 64 \
+        --batch-size 4096 --n-epochs 4 --torch-threads 1 --steps 32768 --paths native,lean --env-steps 0
 """
 
 from __future__ import annotations
@@ -67,8 +75,10 @@ def _ppo(env, n_steps: int, args, seed: int):
 
 
 def bench_native(args) -> float:
+    from stable_baselines3.common.vec_env import VecMonitor
+
     from uno_env.sb3 import UnoVecEnv
-    env = UnoVecEnv(args.rules, args.players, args.n_envs, opponents="random", seed=0)
+    env = VecMonitor(UnoVecEnv(args.rules, args.players, args.n_envs, opponents=args.opponents, seed=0))  # as train_ppo
     model = _ppo(env, args.rollout // args.n_envs, args, 0)
     model.learn(args.rollout)  # warm-up rollout and update, excluded
     t = time.perf_counter()
@@ -88,6 +98,25 @@ def bench_tutorial(args) -> float:
     t = time.perf_counter()
     model.learn(args.steps, reset_num_timesteps=False)
     return args.steps / (time.perf_counter() - t)
+
+
+def bench_lean(args) -> float:
+    try:
+        from training.ppo_lean import Config, LeanPPO
+    except ImportError:  # run as a script: the repository root is not on sys.path
+        import sys
+        from pathlib import Path
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        from training.ppo_lean import Config, LeanPPO
+    cfg = Config(rules=args.rules, players=args.players, opponents=args.opponents, n_envs=args.lean_envs,
+                 n_steps=args.lean_steps, batch_size=args.batch_size, n_epochs=args.n_epochs, seed=0,
+                 torch_threads=args.torch_threads or 0)
+    trainer = LeanPPO(cfg)
+    trainer.learn(trainer.step + 1)  # warm-up rollout and update, excluded
+    start = trainer.step
+    t = time.perf_counter()
+    trainer.learn(start + args.steps)
+    return (trainer.step - start) / (time.perf_counter() - t)
 
 
 def bench_env(args, opponents: str, n_envs: int) -> dict:
@@ -119,6 +148,10 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=32768, help="samples timed per path (after a warm-up rollout)")
     p.add_argument("--rollout", type=int, default=4096, help="samples per PPO rollout (both paths)")
     p.add_argument("--n-envs", type=int, default=64, help="games in the native VecEnv")
+    p.add_argument("--opponents", default="random", help="bots of the native and lean paths")
+    p.add_argument("--paths", default="native,tutorial", help="comma-separated: native, tutorial, lean")
+    p.add_argument("--lean-envs", type=int, default=1024, help="games stepped together by the lean path")
+    p.add_argument("--lean-steps", type=int, default=16, help="decisions per game and rollout, lean path")
     p.add_argument("--batch-size", type=int, default=1024)
     p.add_argument("--n-epochs", type=int, default=4)
     p.add_argument("--env-steps", type=int, default=200_000, help="learner steps timed per env-only setting")
@@ -130,32 +163,42 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.smoke:
         args.steps, args.rollout, args.n_envs, args.batch_size, args.n_epochs = 256, 128, 16, 64, 1
-        args.env_steps, args.repeats = 256, 1
+        args.env_steps, args.repeats, args.lean_envs, args.lean_steps = 256, 1, 16, 8
+    paths = [x.strip() for x in args.paths.split(",") if x.strip()]
+    if not paths or set(paths) - {"native", "tutorial", "lean"}:
+        p.error(f"--paths takes native, tutorial and lean, got {args.paths!r}")
     import sb3_contrib
     import torch
 
     if args.torch_threads is not None:
         torch.set_num_threads(args.torch_threads)
-    base = {"bench": "training", "rules": args.rules, "players": args.players, "rollout": args.rollout,
+    base = {"bench": "training", "rules": args.rules, "players": args.players, "opponents": args.opponents,
+            "rollout": args.rollout,
             "batch_size": args.batch_size, "n_epochs": args.n_epochs, "timed_steps": args.steps,
             "torch_threads": torch.get_num_threads(),
             "versions": {**versions(), "sb3_contrib": sb3_contrib.__version__, "torch": torch.__version__}}
-    for opponents in ("random", "heuristic"):
+    for opponents in ("random", "heuristic") if args.env_steps else ():
         for n_envs in (64, 1024):
             print(json.dumps({**base, "path": "env_only", **bench_env(args, opponents, n_envs)}), flush=True)
     if args.env_only:
         return 0
-    natives, tutorials = [], []
-    for _ in range(args.repeats):  # alternating, so both paths share the host's noise
-        natives.append(bench_native(args))
-        tutorials.append(bench_tutorial(args))
-    native, tutorial = statistics.median(natives), statistics.median(tutorials)
-    print(json.dumps({**base, "path": "native_vecenv", "n_envs": args.n_envs, "samples_per_s": round(native, 1),
-                      "samples_per_s_runs": [round(x, 1) for x in natives]}), flush=True)
-    print(json.dumps({**base, "path": "aec_tutorial", "n_envs": 1, "samples_per_s": round(tutorial, 1),
-                      "samples_per_s_runs": [round(x, 1) for x in tutorials]}), flush=True)
-    print(json.dumps({**base, "path": "ratio", "native_over_tutorial": round(native / tutorial, 2),
-                      "repeats": args.repeats}), flush=True)
+    bench = {"native": bench_native, "tutorial": bench_tutorial, "lean": bench_lean}
+    runs: dict[str, list[float]] = {name: [] for name in paths}
+    for _ in range(args.repeats):  # alternating, so every path shares the host's noise
+        for name in paths:
+            runs[name].append(bench[name](args))
+    rate = {name: statistics.median(r) for name, r in runs.items()}
+    extra = {"native": {"path": "native_vecenv", "n_envs": args.n_envs},
+             "tutorial": {"path": "aec_tutorial", "n_envs": 1},
+             "lean": {"path": "lean", "n_envs": args.lean_envs, "n_steps": args.lean_steps,
+                      "rollout": args.lean_envs * args.lean_steps}}
+    for name in paths:
+        print(json.dumps({**base, **extra[name], "samples_per_s": round(rate[name], 1),
+                          "samples_per_s_runs": [round(x, 1) for x in runs[name]]}), flush=True)
+    ratios = {f"{a}_over_{b}": round(rate[a] / rate[b], 2)
+              for a, b in (("native", "tutorial"), ("lean", "native")) if a in rate and b in rate}
+    if ratios:
+        print(json.dumps({**base, "path": "ratio", **ratios, "repeats": args.repeats}), flush=True)
     return 0
 
 

@@ -1,0 +1,137 @@
+"""The lean PPO trainer (training/ppo_lean.py): exact resumes, legal actions, an export agents.load plays,
+TensorBoard statistics, clear errors; and the training benchmark's lean path.  No test measures speed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from training import ppo_lean  # noqa: E402
+from training.ppo_lean import Config, LeanPPO  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["--players", "2", "--opponents", "random", "--n-envs", "16", "--n-steps", "8", "--batch-size", "64",
+        "--n-epochs", "2", "--net-arch", "32,32", "--no-progress", "--torch-threads", "1"]
+
+
+def _train(tmp_path, *extra) -> Path:
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), *extra]) == 0
+    return tmp_path / extra[extra.index("--run-name") + 1]
+
+
+def _weights(run: Path) -> dict:
+    return torch.load(run / "checkpoints" / "latest.pt", weights_only=False)["model"]
+
+
+def test_a_resumed_run_continues_the_step_count_and_ends_with_the_uninterrupted_runs_weights(tmp_path):
+    whole = _train(tmp_path, "--run-name", "whole", "--total-steps", "512")
+    _train(tmp_path, "--run-name", "cut", "--total-steps", "256")
+    assert json.loads((tmp_path / "cut" / "sessions.json").read_text())["steps"] == 256
+    cut = _train(tmp_path, "--run-name", "cut", "--resume", "--total-steps", "512")
+    sessions = json.loads((cut / "sessions.json").read_text())
+    assert sessions["steps"] == 512
+    assert [(s["start_step"], s["end_step"]) for s in sessions["sessions"]] == [(0, 256), (256, 512)]
+    a, b = _weights(whole), _weights(cut)
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert json.loads((cut / "agent.json").read_text())["resumes"] == 1
+
+
+def test_a_restarted_run_would_differ_so_the_resume_test_can_fail(tmp_path):
+    whole = _train(tmp_path, "--run-name", "whole", "--total-steps", "512")
+    first = _train(tmp_path, "--run-name", "first", "--total-steps", "256")
+    a, b = _weights(whole), _weights(first)
+    assert not all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_resume_refuses_a_changed_game_setting_and_names_it(tmp_path, capsys):
+    _train(tmp_path, "--run-name", "r", "--total-steps", "128")
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "r", "--resume",
+                          "--players", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "players=2" in err and "not 3" in err
+
+
+def test_a_second_start_of_the_same_run_is_refused_without_resume(tmp_path, capsys):
+    _train(tmp_path, "--run-name", "r", "--total-steps", "128")
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "r", "--total-steps", "256"]) == 2
+    assert "--resume" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--env-option", "hand_size"], "KEY=VALUE"),
+    (["--batch-size", "4096"], "larger than a rollout"),
+    (["--rules", "nope"], "not a preset"),
+])
+def test_bad_settings_get_an_error_naming_them(tmp_path, capsys, argv, message):
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "bad", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_sampled_actions_are_legal_even_when_the_raw_logits_favour_an_illegal_one():
+    trainer = LeanPPO(Config(players=3, opponents="heuristic", n_envs=32, n_steps=8, batch_size=64,
+                             net_arch="32,32", torch_threads=1))
+    with torch.no_grad():  # every game's draw action is the favourite before masking, legal or not
+        trainer.net.action_net.bias[:] = 0.0
+        trainer.net.action_net.bias[-1] = 1e6
+    trainer.collect()
+    b = trainer.buf
+    chosen = b["mask"].gather(2, b["action"][..., None]).squeeze(-1)
+    assert bool(chosen.all())
+    assert bool((~b["mask"][..., -1]).any())  # some decisions had the favourite illegal
+
+
+def test_the_exported_agent_loads_with_agents_load_and_plays_the_trainers_greedy_legal_moves(tmp_path):
+    import agents
+    from uno_env import VecGame
+    from uno_env.learner import LearnerGames
+
+    run = _train(tmp_path, "--run-name", "x", "--total-steps", "256")
+    agent = agents.load(str(run), game=VecGame("standard_en", 2))
+    trainer = LeanPPO(Config(**{**json.loads((run / "config.json").read_text()), "resume": False}))
+    trainer.load(run / "checkpoints" / "latest.pt")
+    games = LearnerGames("standard_en", 2, 64, "heuristic", seed=5)
+    for _ in range(30):
+        obs, mask = games.observe(), games.action_masks()
+        actions = agent.act(obs, mask)
+        assert mask[np.arange(64), actions].all()
+        with torch.no_grad():
+            logp, _ = trainer.net(torch.from_numpy(obs), torch.from_numpy(mask))
+        assert np.array_equal(actions, logp.argmax(1).numpy())
+        out = games.step(actions)
+        games.restart(np.flatnonzero(out["terminated"] | out["truncated"]))
+
+
+def test_a_short_run_writes_episode_statistics_to_tensorboard_and_passes_game_options_on(tmp_path):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    # three-card hands, no drawing at will: rounds end within the few decisions a tiny run makes
+    run = _train(tmp_path, "--run-name", "tb", "--total-steps", "512", "--env-option", "hand_size=3",
+                 "--env-option", "voluntary_draw=false")
+    acc = EventAccumulator(str(run / "tb"))
+    acc.Reload()
+    tags = acc.Tags()["scalars"]
+    assert {"rollout/ep_rew_mean", "rollout/ep_len_mean", "rollout/win_rate", "train/value_loss"} <= set(tags)
+    assert all(-1 <= e.value <= 1 for e in acc.Scalars("rollout/ep_rew_mean"))
+    assert all(e.value >= 1 for e in acc.Scalars("rollout/ep_len_mean"))
+    rules = LeanPPO(Config(**json.loads((run / "config.json").read_text()))).games.game.rules
+    assert rules.hand_size == 3 and rules.voluntary_draw is False
+
+
+def test_the_training_benchmark_times_the_lean_path_beside_maskableppo():
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_training.py"), "--smoke",
+                           "--paths", "native,lean"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    lines = [r for r in lines if r["path"] != "env_only"]
+    assert [r["path"] for r in lines] == ["native_vecenv", "lean", "ratio"]
+    assert all(r["samples_per_s"] > 0 for r in lines[:2])
+    assert lines[2]["lean_over_native"] > 0

@@ -1,0 +1,449 @@
+"""A lean masked PPO over the batched learner games, in CleanRL's single-file style, beside MaskablePPO.
+
+    python -m training.ppo_lean --players 4 --opponents heuristic --total-steps 12000000 --run-name lean4p
+    python -m training.ppo_lean --run-name lean4p --resume --total-steps 20000000   # continue, not restart
+
+Why it exists: training throughput is the budget (issue #25).  MaskablePPO over ``uno_env.sb3.UnoVecEnv``
+stays the supported path (``training.train_ppo``); this loop drives ``uno_env.learner.LearnerGames``
+directly, so that one Python round trip steps many games (1,024 by default, against SB3's recipe of 64):
+the opponents' batched ``act`` calls and the core's ``step_rows`` cost about the same per call whatever
+the batch, so a wide batch spends its time on the games, not on the calls.  The rollout (``n_envs *
+n_steps`` samples), the minibatch, the epochs and the network (two 256-unit Tanh MLPs, one for the
+policy and one for the value) are MaskablePPO's; the loss is SB3's (clipped surrogate, advantage
+normalised per minibatch, value MSE with ``vf_coef``, entropy bonus, gradient norm clipped at 0.5,
+Adam with eps 1e-5), illegal actions masked out of the softmax as sb3-contrib's ``MaskableCategorical``
+does.  Truncated episodes (``max_turns_per_round``) are bootstrapped from the value of their last
+observation, as SB3 does.
+
+A run writes ``runs/NAME/``:
+
+* ``config.json``: the run's settings (``--resume`` reads them back; only ``--total-steps``,
+  ``--checkpoint-every`` and the session's ``--progress``/``--torch-threads`` may change);
+* ``checkpoints/latest.pt`` (written atomically): network, optimizer, every random generator (torch's
+  sampling generator, the games' and bots' numpy generators, pickled with the games in play), the step
+  and update counters, the episode trackers and the sessions so far.  A resumed run continues the same
+  games with the same random streams: interrupted and uninterrupted runs end with the same weights.
+  The games are pickled: load only checkpoints you trust;
+* ``tb/``: TensorBoard scalars (``rollout/ep_rew_mean``, ``rollout/ep_len_mean``, ``rollout/win_rate``,
+  ``train/*`` losses, ``time/fps``); ``sessions.json``: each session's steps and wall time;
+* ``agent.json`` + ``agent.pt``: the policy exported in the shipped-agent format (``agents.load(run)``,
+  ``python -m training.evaluate --agents runs/NAME,random``): the network's parameters carry the names
+  of sb3-contrib's ``MaskableActorCriticPolicy``, so ``agents.policy.PolicyAgent`` reads them unchanged.
+
+``--observation v2|v3`` and ``--env-option key=value`` are passed to the games as they are (the env's
+default layout when not given).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import pickle
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from training.common import parse_net_arch
+
+CHECKPOINT_FORMAT = "uno-env-ppo-lean/1"
+HUGE_NEG = -1e8  # the logit of an illegal action (sb3-contrib's MaskableCategorical uses the same)
+
+
+@dataclass
+class Config:
+    rules: str = field(default="standard_en", metadata={"help": "ruleset preset"})
+    players: int = field(default=2, metadata={"help": "seats per game (2-10)"})
+    opponents: str = field(default="heuristic", metadata={"help": "comma-separated opponent agents (a mix)"})
+    episode: str = field(default="round", metadata={"help": "'round' or 'game': what an episode is"})
+    observation: str = field(default="", metadata={"help": "observation layout passed to the games (v2, v3; "
+                                                         "empty: the env's default)"})
+    env_option: list = field(default_factory=list, metadata={"help": "KEY=VALUE game option (repeatable; "
+                                                                     "the value is read as JSON when it parses)"})
+    n_envs: int = field(default=1024, metadata={"help": "games stepped together"})
+    n_steps: int = field(default=16, metadata={"help": "rollout length per game"})
+    total_steps: int = field(default=1_000_000, metadata={"help": "learner decisions to train on"})
+    batch_size: int = field(default=4096, metadata={"help": "minibatch size"})
+    n_epochs: int = field(default=4, metadata={"help": "passes over each rollout"})
+    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
+    gamma: float = field(default=0.995, metadata={"help": "discount factor"})
+    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
+    ent_coef: float = field(default=0.005, metadata={"help": "entropy bonus"})
+    vf_coef: float = field(default=0.5, metadata={"help": "value loss weight"})
+    clip_range: float = field(default=0.2, metadata={"help": "PPO clip range"})
+    max_grad_norm: float = field(default=0.5, metadata={"help": "gradient norm clip"})
+    net_arch: str = field(default="256,256", metadata={"help": "hidden sizes of the policy and value MLPs"})
+    seed: int = field(default=0, metadata={"help": "seed of games, opponents, network and sampling"})
+    run_name: str = field(default="", metadata={"help": "folder under --runs-dir (default: derived)"})
+    runs_dir: str = field(default="runs", metadata={"help": "parent folder of the runs"})
+    checkpoint_every: int = field(default=500_000, metadata={"help": "steps between checkpoints"})
+    resume: bool = field(default=False, metadata={"help": "continue runs/NAME from checkpoints/latest.pt"})
+    progress: bool = field(default=True, metadata={"help": "show a progress bar (tqdm)"})
+    torch_threads: int = field(default=1, metadata={"help": "torch CPU threads (0: torch's default)"})
+
+    @property
+    def name(self) -> str:
+        return self.run_name or f"lean-{self.rules}-{self.players}p-s{self.seed}"
+
+    def env_options(self) -> dict:
+        """The keyword arguments for the games beyond the fixed ones (``--observation``, ``--env-option``)."""
+        out = {}
+        for item in self.env_option:
+            key, sep, value = str(item).partition("=")
+            if not sep or not key:
+                raise ValueError(f"--env-option must be KEY=VALUE, got {item!r}")
+            try:
+                out[key] = json.loads(value)
+            except json.JSONDecodeError:
+                out[key] = value
+        if self.observation:
+            out["observation"] = self.observation
+        return out
+
+    def validate(self) -> None:
+        from uno_env.core.config import PRESETS
+        if self.rules not in PRESETS:
+            raise ValueError(f"--rules {self.rules!r} is not a preset; presets are: {', '.join(PRESETS)}")
+        for name in ("players", "n_envs", "n_steps", "total_steps", "batch_size", "n_epochs", "checkpoint_every"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
+        if self.episode not in ("round", "game"):
+            raise ValueError(f"--episode must be 'round' or 'game', got {self.episode!r}")
+        if self.batch_size > self.n_envs * self.n_steps:
+            raise ValueError(f"--batch-size {self.batch_size} is larger than a rollout of --n-envs x --n-steps = "
+                             f"{self.n_envs * self.n_steps} samples")
+        parse_net_arch(self.net_arch)
+        self.env_options()
+
+
+RESUMABLE = ("total_steps", "checkpoint_every") + ("resume", "progress", "torch_threads")  # may differ on resume
+
+
+def parse_args(argv: list[str] | None = None) -> Config:
+    """The command line as ``Config``; with ``--resume``, what is not given comes from the run's config."""
+    parser = argparse.ArgumentParser(prog="python -m training.ppo_lean", description=__doc__.split("\n")[0])
+    for f in dataclasses.fields(Config):
+        flag, helptext = "--" + f.name.replace("_", "-"), f.metadata["help"]
+        if f.type in (bool, "bool"):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS, help=helptext)
+        elif f.type in (list, "list"):
+            parser.add_argument(flag, action="append", default=argparse.SUPPRESS, help=helptext)
+        else:
+            typ = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
+            parser.add_argument(flag, type=typ, default=argparse.SUPPRESS,
+                                help=f"{helptext} (default: {f.default})")
+    given = vars(parser.parse_args(argv))
+    cfg = Config(**given)
+    saved = Path(cfg.runs_dir) / cfg.name / "config.json"
+    if cfg.resume and saved.exists():
+        old = json.loads(saved.read_text())
+        for key, value in given.items():
+            if key not in RESUMABLE and old.get(key) != value:
+                raise ValueError(f"--resume: run {saved.parent} was started with {key}={old.get(key)!r}, "
+                                 f"not {value!r} (only {', '.join(RESUMABLE[:2])} may change)")
+        keep = {k: v for k, v in old.items() if k not in RESUMABLE}
+        cfg = Config(**{**keep, **{k: v for k, v in given.items() if k in RESUMABLE}})
+    return cfg
+
+
+# ---------------------------------------------------------------------------------- the network
+def _mlp(sizes: list[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for a, b in zip(sizes[:-1], sizes[1:]):
+        layers += [nn.Linear(a, b), nn.Tanh()]
+    return nn.Sequential(*layers)
+
+
+class ActorCritic(nn.Module):
+    """Separate policy and value MLPs with linear heads, named as in sb3-contrib's
+    ``MaskableActorCriticPolicy`` (``mlp_extractor.policy_net``, ``action_net``, ...), so that its
+    ``state_dict`` loads into one; initialised as SB3 does (orthogonal, gains sqrt(2), 0.01 and 1)."""
+
+    def __init__(self, obs_size: int, num_actions: int, arch: list[int]):
+        super().__init__()
+        self.mlp_extractor = nn.Module()
+        self.mlp_extractor.policy_net = _mlp([obs_size, *arch])
+        self.mlp_extractor.value_net = _mlp([obs_size, *arch])
+        self.action_net = nn.Linear(arch[-1], num_actions)
+        self.value_net = nn.Linear(arch[-1], 1)
+        for net in (self.mlp_extractor.policy_net, self.mlp_extractor.value_net):
+            for m in net:
+                if isinstance(m, nn.Linear):
+                    nn.init.orthogonal_(m.weight, np.sqrt(2))
+                    nn.init.zeros_(m.bias)
+        for head, gain in ((self.action_net, 0.01), (self.value_net, 1.0)):
+            nn.init.orthogonal_(head.weight, gain)
+            nn.init.zeros_(head.bias)
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Log-probabilities over the legal actions (illegal ones at about -1e8) and the values."""
+        logits = self.action_net(self.mlp_extractor.policy_net(obs))
+        logp = torch.log_softmax(torch.where(mask, logits, HUGE_NEG), -1)
+        return logp, self.value_net(self.mlp_extractor.value_net(obs)).squeeze(-1)
+
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.value_net(self.mlp_extractor.value_net(obs)).squeeze(-1)
+
+
+# ---------------------------------------------------------------------------------- the trainer
+class LeanPPO:
+    """The games, the network and the optimizer of one run; ``learn`` trains, ``state``/``restore``
+    capture and bring back everything a resumed run needs."""
+
+    def __init__(self, cfg: Config):
+        from uno_env.learner import LearnerGames
+
+        cfg.validate()
+        self.cfg = cfg
+        if cfg.torch_threads:
+            torch.set_num_threads(cfg.torch_threads)
+        torch.manual_seed(cfg.seed)
+        opponents = [n.strip() for n in cfg.opponents.split(",") if n.strip()]
+        self.games = LearnerGames(cfg.rules, cfg.players, cfg.n_envs, opponents, seed=cfg.seed, episode=cfg.episode,
+                                  **cfg.env_options())
+        self.net = ActorCritic(self.games.observation_size, self.games.num_actions, parse_net_arch(cfg.net_arch))
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
+        self.gen = torch.Generator().manual_seed(cfg.seed)  # action sampling and minibatch order
+        self.step = self.updates = 0
+        self.ep_return = np.zeros(cfg.n_envs, np.float64)
+        self.ep_len = np.zeros(cfg.n_envs, np.int64)
+        self.episodes: deque = deque(maxlen=1000)  # (return, length) of the latest finished episodes
+        self.sessions: list[dict] = []
+        self._obs, self._mask = self.games.reset(cfg.seed), self.games.action_masks()
+        T, N, O, A = cfg.n_steps, cfg.n_envs, self.games.observation_size, self.games.num_actions
+        self.buf = {"obs": torch.zeros(T, N, O), "mask": torch.zeros(T, N, A, dtype=torch.bool),
+                    "action": torch.zeros(T, N, dtype=torch.long), "logp": torch.zeros(T, N),
+                    "value": torch.zeros(T, N), "reward": torch.zeros(T, N), "done": torch.zeros(T, N)}
+
+    # ------------------------------------------------------------------ rollout
+    @torch.no_grad()
+    def collect(self) -> dict:
+        """``n_steps`` decisions in every game, by sampling the policy; the episodes that ended."""
+        b, gamma = self.buf, self.cfg.gamma
+        finished = []
+        for t in range(self.cfg.n_steps):
+            obs, mask = torch.from_numpy(self._obs), torch.from_numpy(self._mask)
+            logp, value = self.net(obs, mask)
+            gumbel = -torch.log(-torch.log(torch.rand(logp.shape, generator=self.gen).clamp_(1e-12, 1.0)))
+            action = (logp + gumbel).argmax(1)
+            out = self.games.step(action.numpy())
+            reward = out["reward"].astype(np.float32)
+            done = out["terminated"] | out["truncated"]
+            cut = np.flatnonzero(out["truncated"])
+            if cut.size:  # a turn limit, not an outcome: bootstrap from the last observation's value
+                reward[cut] += gamma * self.net.value(torch.from_numpy(out["final_obs"][cut])).numpy()
+            b["obs"][t], b["mask"][t], b["action"][t] = obs, mask, action
+            b["logp"][t] = logp.gather(1, action[:, None]).squeeze(1)
+            b["value"][t], b["reward"][t], b["done"][t] = value, torch.from_numpy(reward), torch.from_numpy(done)
+            self.ep_return += out["reward"]
+            self.ep_len += 1
+            ended = np.flatnonzero(done)
+            for i in ended:
+                finished.append((float(self.ep_return[i]), int(self.ep_len[i])))
+            self.ep_return[ended], self.ep_len[ended] = 0.0, 0
+            self.games.restart(ended)
+            self._obs, self._mask = self.games.observe(), self.games.action_masks()
+        self.step += self.cfg.n_steps * self.cfg.n_envs
+        self.episodes.extend(finished)
+        return {"episodes": finished}
+
+    def advantages(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """GAE(lambda) over the rollout, bootstrapped from the value of the observations that follow it."""
+        b, gamma, lam = self.buf, self.cfg.gamma, self.cfg.gae_lambda
+        with torch.no_grad():
+            next_value = self.net.value(torch.from_numpy(self._obs))
+        adv = torch.zeros_like(b["reward"])
+        last = torch.zeros(self.cfg.n_envs)
+        for t in reversed(range(self.cfg.n_steps)):
+            keep = 1.0 - b["done"][t]
+            following = next_value if t == self.cfg.n_steps - 1 else b["value"][t + 1]
+            delta = b["reward"][t] + gamma * following * keep - b["value"][t]
+            last = delta + gamma * lam * keep * last
+            adv[t] = last
+        return adv, adv + b["value"]
+
+    def update(self) -> dict:
+        """``n_epochs`` passes of minibatches over the rollout: SB3's PPO loss."""
+        cfg, b = self.cfg, self.buf
+        adv, returns = self.advantages()
+        flat = {k: v.flatten(0, 1) for k, v in b.items()}
+        adv, returns = adv.flatten(), returns.flatten()
+        n = adv.numel()
+        stats: dict[str, list] = {k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")}
+        for _ in range(cfg.n_epochs):
+            order = torch.randperm(n, generator=self.gen)
+            for start in range(0, n, cfg.batch_size):
+                i = order[start:start + cfg.batch_size]
+                logp_all, value = self.net(flat["obs"][i], flat["mask"][i])
+                logp = logp_all.gather(1, flat["action"][i][:, None]).squeeze(1)
+                entropy = -(logp_all.exp() * logp_all).sum(1)  # illegal actions: exp(-1e8) = 0 exactly
+                a = adv[i]
+                if a.numel() > 1:
+                    a = (a - a.mean()) / (a.std() + 1e-8)
+                log_ratio = logp - flat["logp"][i]
+                ratio = log_ratio.exp()
+                policy_loss = -torch.min(a * ratio, a * ratio.clamp(1 - cfg.clip_range, 1 + cfg.clip_range)).mean()
+                value_loss = torch.nn.functional.mse_loss(returns[i], value)
+                loss = policy_loss - cfg.ent_coef * entropy.mean() + cfg.vf_coef * value_loss
+                self.optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                self.optimizer.step()
+                with torch.no_grad():
+                    stats["policy_loss"].append(policy_loss.item())
+                    stats["value_loss"].append(value_loss.item())
+                    stats["entropy"].append(entropy.mean().item())
+                    stats["approx_kl"].append(((ratio - 1) - log_ratio).mean().item())
+                    stats["clip_fraction"].append(((ratio - 1).abs() > cfg.clip_range).float().mean().item())
+        self.updates += 1
+        var, residual = returns.var().item(), (returns - b["value"].flatten()).var().item()
+        out = {k: float(np.mean(v)) for k, v in stats.items()}
+        out["explained_variance"] = float("nan") if var == 0 else 1 - residual / var
+        return out
+
+    def learn(self, total_steps: int, on_update=None) -> None:
+        """Rollouts and updates until ``total_steps`` decisions (counted across resumes);
+        ``on_update(self, stats)`` after each update."""
+        while self.step < total_steps:
+            rollout = self.collect()
+            stats = self.update()
+            if on_update is not None:
+                on_update(self, {**stats, **rollout})
+
+    # ------------------------------------------------------------------ checkpoints
+    def state(self) -> dict:
+        """Everything a resumed run needs (see the module docstring)."""
+        return {"format": CHECKPOINT_FORMAT, "config": dataclasses.asdict(self.cfg), "step": self.step,
+                "updates": self.updates, "model": self.net.state_dict(), "optimizer": self.optimizer.state_dict(),
+                "generator": self.gen.get_state(), "torch_rng": torch.get_rng_state(),
+                "games": pickle.dumps(self.games), "ep_return": self.ep_return.copy(), "ep_len": self.ep_len.copy(),
+                "episodes": list(self.episodes), "sessions": list(self.sessions)}
+
+    def restore(self, state: dict) -> None:
+        if state.get("format") != CHECKPOINT_FORMAT:
+            raise ValueError(f"not a {CHECKPOINT_FORMAT} checkpoint (format {state.get('format')!r})")
+        self.net.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.gen.set_state(state["generator"])
+        torch.set_rng_state(state["torch_rng"])
+        self.games = pickle.loads(state["games"])
+        self.step, self.updates = int(state["step"]), int(state["updates"])
+        self.ep_return, self.ep_len = state["ep_return"].copy(), state["ep_len"].copy()
+        self.episodes = deque(state["episodes"], maxlen=self.episodes.maxlen)
+        self.sessions = list(state["sessions"])
+        self._obs, self._mask = self.games.observe(), self.games.action_masks()
+
+    def save(self, path: Path) -> None:
+        """Write atomically: a kill mid-write never leaves a truncated ``path``."""
+        tmp = path.with_name(path.name + ".tmp")
+        torch.save(self.state(), tmp)
+        os.replace(tmp, path)
+
+    def load(self, path: Path) -> None:
+        if not path.exists():
+            raise FileNotFoundError(f"no checkpoint to resume from at {path}")
+        try:
+            state = torch.load(path, map_location="cpu", weights_only=False)  # pickled games: trusted files only
+        except Exception as exc:
+            raise ValueError(f"checkpoint {path} is corrupt or truncated ({type(exc).__name__}: {exc})") from None
+        self.restore(state)
+
+    # ------------------------------------------------------------------ export
+    def sb3_policy(self):
+        """The network as sb3-contrib's ``MaskableActorCriticPolicy`` (same parameters, same names)."""
+        from gymnasium import spaces
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+        low = np.full(self.games.observation_size, -np.inf, np.float32)
+        policy = MaskableActorCriticPolicy(spaces.Box(low, -low, dtype=np.float32),
+                                           spaces.Discrete(self.games.num_actions), lambda _: 0.0,
+                                           net_arch=parse_net_arch(self.cfg.net_arch), activation_fn=nn.Tanh)
+        policy.load_state_dict(self.net.state_dict())
+        policy.set_training_mode(False)
+        return policy
+
+    def export(self, path: Path, name: str, extra: dict | None = None) -> Path:
+        """``path.json`` + ``path.pt`` in the shipped-agent format (``agents.load`` reads them)."""
+        from agents.policy import PolicyAgent
+        return PolicyAgent(self.sb3_policy(), name=name).export(path, self.games.game, extra=extra)
+
+
+# ---------------------------------------------------------------------------------- the command
+def train(cfg: Config) -> Path:
+    """Run (or resume) the training described by ``cfg``; returns the run folder."""
+    from torch.utils.tensorboard import SummaryWriter
+    from tqdm import tqdm
+
+    cfg.validate()
+    run = Path(cfg.runs_dir) / cfg.name
+    ckpt = run / "checkpoints" / "latest.pt"
+    if cfg.resume and not (run / "config.json").exists():
+        raise ValueError(f"--resume: no run at {run} (missing config.json)")
+    if not cfg.resume and ckpt.exists():
+        raise ValueError(f"run {run} already exists; pass --resume to continue it or choose --run-name")
+    ckpt.parent.mkdir(parents=True, exist_ok=True)
+    (run / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=1))
+    trainer = LeanPPO(cfg)
+    if cfg.resume:
+        trainer.load(ckpt)
+        print(f"resuming {run} at step {trainer.step} (update {trainer.updates})", flush=True)
+    session = {"start_step": trainer.step, "end_step": trainer.step, "seconds": 0.0,
+               "command": " ".join(sys.argv[1:])}
+    trainer.sessions.append(session)
+    t0 = time.time()
+    writer = SummaryWriter(str(run / "tb"))
+    bar = tqdm(total=cfg.total_steps, initial=trainer.step, unit="step", disable=not cfg.progress, smoothing=0.1)
+    next_ckpt = [trainer.step + cfg.checkpoint_every]
+
+    def on_update(tr: LeanPPO, stats: dict) -> None:
+        bar.update(tr.step - bar.n)
+        session["end_step"], session["seconds"] = tr.step, round(time.time() - t0, 1)
+        recent = list(tr.episodes)[-max(100, len(stats["episodes"])):]  # this rollout's episodes (100 at least)
+        if recent:
+            rewards = np.array([r for r, _ in recent])
+            writer.add_scalar("rollout/ep_rew_mean", rewards.mean(), tr.step)
+            writer.add_scalar("rollout/ep_len_mean", np.mean([n for _, n in recent]), tr.step)
+            writer.add_scalar("rollout/win_rate", (rewards > 0).mean(), tr.step)
+            bar.set_postfix(ep_rew=f"{rewards.mean():+.3f}", win=f"{(rewards > 0).mean():.1%}", refresh=False)
+        for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction", "explained_variance"):
+            writer.add_scalar(f"train/{k}", stats[k], tr.step)
+        writer.add_scalar("time/fps", (tr.step - session["start_step"]) / max(1e-9, time.time() - t0), tr.step)
+        if tr.step >= next_ckpt[0] or tr.step >= cfg.total_steps:
+            next_ckpt[0] = tr.step + cfg.checkpoint_every
+            tr.save(ckpt)
+
+    trainer.learn(cfg.total_steps, on_update)
+    bar.close()
+    writer.close()
+    session["end_step"], session["seconds"] = trainer.step, round(time.time() - t0, 1)
+    trainer.save(ckpt)
+    total_seconds = round(sum(s["seconds"] for s in trainer.sessions), 1)
+    (run / "sessions.json").write_text(json.dumps({"steps": trainer.step, "train_seconds": total_seconds,
+                                                   "sessions": trainer.sessions}, indent=1))
+    trainer.export(run / "agent", cfg.name, extra={
+        "trained_steps": trainer.step, "train_seconds": total_seconds, "resumes": len(trainer.sessions) - 1,
+        "trainer": "training.ppo_lean", "args": dataclasses.asdict(cfg),
+        "command": "python -m training.ppo_lean " + " ".join(sys.argv[1:]) if sys.argv[1:] else ""})
+    print(f"done: {trainer.step} steps in {session['seconds']:.0f} s this session ({total_seconds:.0f} s in all); "
+          f"run folder {run}", flush=True)
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        train(parse_args(argv))
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"ppo_lean: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
