@@ -94,7 +94,7 @@ def test_the_exported_agent_loads_with_agents_load_and_plays_the_trainers_greedy
     from uno_env.learner import LearnerGames
 
     run = _train(tmp_path, "--run-name", "x", "--total-steps", "256")
-    agent = agents.load(str(run), game=VecGame("standard_en", 2))
+    agent = agents.load(str(run), game=VecGame("standard_en", 2, observation="v3"))  # trained on v3
     trainer = LeanPPO(Config(**{**json.loads((run / "config.json").read_text()), "resume": False}))
     trainer.load(run / "checkpoints" / "latest.pt")
     games = LearnerGames("standard_en", 2, 64, "heuristic", seed=5)
