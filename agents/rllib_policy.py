@@ -60,6 +60,8 @@ class RLlibAgent:
         except (TypeError, KeyError, AttributeError):
             self.observation_size = None
         self.num_actions = int(getattr(getattr(module, "action_space", None), "n", 0)) or None
+        # trained on the v2 layout (a checkpoint from before v3 says nothing): read the v2 part of a v3 one
+        self.v2_prefix = self.observation_size is not None and self.meta.get("observation", "v2") == "v2"
 
     def logits(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """``(B, A)`` action logits, illegal actions at ``-inf``."""
@@ -67,6 +69,8 @@ class RLlibAgent:
         from ray.rllib.core.columns import Columns
 
         obs, mask = check_batch(observations, action_masks)
+        if self.v2_prefix and obs.shape[1] > self.observation_size:
+            obs = obs[:, :self.observation_size]  # a v3 observation starts with the v2 one (uno_env.core.observe)
         if self.observation_size is not None and obs.shape[1] != self.observation_size:
             raise ModelMismatchError(f"{self.name} takes observations of size {self.observation_size}, "
                                      f"got {obs.shape[1]}")
@@ -135,7 +139,10 @@ def load_rllib(path, game=None, name: str | None = None, deterministic: bool = T
         raise ModelMismatchError(f"cannot load the RLModule in {module_dir}: {type(exc).__name__}: {exc}") from None
     agent = RLlibAgent(module, name or meta.get("name") or Path(path).name, deterministic, meta, seed)
     if game is not None:
-        if agent.observation_size is not None and agent.observation_size != game.observation_size:
+        from .policy import layout_fingerprint
+        v2 = layout_fingerprint(game, "v2")["observation_size"]
+        fits = (game.observation_size, v2) if agent.v2_prefix else (game.observation_size,)
+        if agent.observation_size is not None and agent.observation_size not in fits:
             raise ModelMismatchError(
                 f"{path} takes observations of size {agent.observation_size}, but this game's are "
                 f"{game.observation_size} ({game.rules.name}, {game.num_players} players)")

@@ -305,10 +305,16 @@ def test_a_person_can_play_a_round_against_the_shipped_four_player_agent():
     lines = []
     answers = iter(["0"] * 3000)  # the first legal move each time, and "next round" until the game ends
     args = argparse.Namespace(rules="standard_en", players=4, seed=3, plain=True, seat=0,
-                              opponents="ppo-standard_en-4p")
-    assert play(args, inp=lambda prompt: next(answers, "q"), out=lines.append) == 0
+                              opponents="ppo-standard_en-4p", record=None)
+    def inp(prompt):  # the first legal move each time; yes to the next round
+        return "y" if prompt.startswith("next round") else next(answers, "q")
+
+    assert play(args, inp=inp, out=lines.append) == 0
     text = "\n".join(map(str, lines))
-    assert "ppo-standard_en-4p_1" in text and "game over" in text and "round over:" in text
+    from uno_env.render import fit
+    seats = {fit(f"ppo-standard_en-4p_{p}").strip() for p in (1, 2, 3)}
+    assert len(seats) == 3 and all(s in text for s in seats)  # three opponents, told apart
+    assert "game over" in text and "round over:" in text
 
 
 def test_heuristic_infers_nothing_from_seats_that_were_never_asked_on_a_first_card():

@@ -156,5 +156,5 @@ def test_a_privileged_training_run_exports_an_actor_that_plays_from_its_own_view
 
 def test_an_initial_actor_and_a_behaviour_cloning_start_are_exclusive():
     from training.train_ppo import parse_args
-    with pytest.raises(ValueError, match="--bc-decisions and --init-actor both set the initial actor"):
+    with pytest.raises(ValueError, match="--bc-decisions/--bc-records and --init-actor both set the initial actor"):
         parse_args(["--bc-decisions", "100", "--init-actor", "ppo-standard_en-2p"]).validate()

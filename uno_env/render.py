@@ -83,8 +83,9 @@ def cards_text(deck, faces, ansi: bool = True, dim: bool = False) -> str:
 
 
 def fit(name: str, width: int = NAME_WIDTH) -> str:
-    """``name`` padded or cut to ``width`` characters."""
-    return name.ljust(width) if len(name) <= width else name[: width - 1] + "…"
+    """``name`` padded or cut to ``width`` characters; a cut keeps the end, where the seat number is, so
+    ``ppo-standard_en-4p_1`` and ``ppo-standard_en-4p_2`` stay apart."""
+    return name.ljust(width) if len(name) <= width else name[: width - 5] + "…" + name[-4:]
 
 
 def view_text(view: dict, deck, ansi: bool = True, events=(), names=None) -> str:

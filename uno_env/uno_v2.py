@@ -9,7 +9,7 @@ from pettingzoo.utils import wrappers
 
 from . import aec
 
-V2_DEFAULTS = {"illegal_action": "raise"}
+V2_DEFAULTS = {"illegal_action": "raise", "observation": "v2"}
 
 
 class raw_env(aec.raw_env):
