@@ -5,7 +5,8 @@ agent: ``random.choice`` over the legal ids, where RLCard offers ``draw`` only w
 ours chooses the same way (a random legal play, else a random legal non-play action), so rounds have the
 same shape (about 50 steps) and hands the same sizes. A step is a ``step`` with an action
 (the ``None`` steps of finished agents run but are not counted); ``reset`` is inside the window. Ours is
-``uno_v2.env(rules, num_players=2)`` with its default wrappers; the peer is ``uno_v4`` rebuilt as in
+``uno_v3.env(rules, num_players=2, observation=...)`` with its default wrappers (``--observation v2 v3``
+times both layouts: v3 keeps the table's memory on every move); the peer is ``uno_v4`` rebuilt as in
 ``peers.py`` (2 players: RLCard's env has no other count). Windows alternate between the two so they
 share the host's noise; RLCard's own env ``rlcard.make('uno')`` is timed in the same windows for scale
 (it is not an AEC env: no wrappers, no ``agent_iter``). Medians of ``--repeats`` are reported, with the ratio.
@@ -28,12 +29,12 @@ except ImportError:  # run as a script: benchmarks/ itself is on sys.path
     from common import emit, machine, median, output, rounded, versions
     from peers import _window, aec_round, pettingzoo_uno, rlcard_env
 
-from uno_env import uno_v2
+from uno_env import uno_v3
 from uno_env.core.actions import PLAY
 
 
-def ours(rules: str, players: int, seconds: float, warmup: float, seed: int = 0) -> dict:
-    env = uno_v2.env(rules=rules, num_players=players)
+def ours(rules: str, players: int, seconds: float, warmup: float, seed: int = 0, observation: str = "v3") -> dict:
+    env = uno_v3.env(rules=rules, num_players=players, observation=observation)
     env.reset(seed=seed)
     choice = random.Random(seed).choice
     is_play = env.unwrapped.game.engine.A_KIND == PLAY
@@ -53,6 +54,8 @@ def main(argv=None) -> int:
     p.add_argument("--seconds", type=float, default=2.0, help="timed seconds per window")
     p.add_argument("--warmup", type=float, default=0.5, help="untimed seconds before the first window")
     p.add_argument("--repeats", type=int, default=5, help="alternating window pairs (medians)")
+    p.add_argument("--observation", nargs="+", default=["v3"], choices=["v2", "v3"],
+                   help="observation layouts of our env (each timed in the same alternating windows)")
     p.add_argument("--no-peer", action="store_true", help="skip the uno_v4 windows")
     p.add_argument("--out", type=Path, default=None, help="also append the JSON lines to this file")
     p.add_argument("--smoke", action="store_true", help="tiny windows, for CI")
@@ -61,31 +64,38 @@ def main(argv=None) -> int:
         args.seconds, args.warmup, args.repeats = 0.05, 0.0, 1
     with output(args.out) as out:
         for rules in args.rules:
-            mine, peer, rlc = [], [], []
+            runs, peer, rlc = {o: [] for o in args.observation}, [], []
             for r in range(args.repeats):
                 warm = args.warmup if r == 0 else 0.0
-                mine.append(ours(rules, 2, args.seconds, warm))
+                for o in args.observation:
+                    runs[o].append(ours(rules, 2, args.seconds, warm, observation=o))
                 if not args.no_peer:
                     peer.append(pettingzoo_uno(args.seconds, warm))
                     rlc.append(rlcard_env(args.seconds, warm))
-            line = {"bench": "aec", "rules": rules, "players": 2, "batch_size": 1,
-                    "steps_per_s": rounded(median([m["steps_per_s"] for m in mine])),
-                    "steps_per_s_runs": [rounded(m["steps_per_s"]) for m in mine],
-                    "steps_per_round": rounded(sum(m["steps"] for m in mine) / sum(m["games"] for m in mine)),
-                    "seconds": args.seconds, "repeats": args.repeats, "warmup_excluded": True,
-                    "policy": "random legal play, else random legal action (RLCard's random agent)"}
-            if peer:
-                peer_rate = median([q["steps_per_s"] for q in peer])
-                line.update({"peer": "pettingzoo uno_v4 (rebuilt)", "peer_steps_per_s": rounded(peer_rate),
-                             "peer_steps_per_s_runs": [rounded(q["steps_per_s"]) for q in peer],
-                             "ratio_vs_peer": rounded(line["steps_per_s"] / peer_rate)})
-            if rlc:  # RLCard's own env (not an AEC env: no wrappers, no agent_iter), for scale
-                rlc_rate = median([q["steps_per_s"] for q in rlc])
-                line.update({"rlcard_env_steps_per_s": rounded(rlc_rate),
-                             "ratio_vs_rlcard_env": rounded(line["steps_per_s"] / rlc_rate)})
-            line.update({"machine": machine(), "versions": versions()})
-            emit(line, out)
+            for o, mine in runs.items():
+                emit(_line(args, rules, o, mine, peer, rlc), out)
     return 0
+
+
+def _line(args, rules: str, observation: str, mine: list, peer: list, rlc: list) -> dict:
+    """One JSON line: our env with ``observation`` beside the peers timed in the same windows."""
+    line = {"bench": "aec", "rules": rules, "players": 2, "batch_size": 1, "observation": observation,
+            "steps_per_s": rounded(median([m["steps_per_s"] for m in mine])),
+            "steps_per_s_runs": [rounded(m["steps_per_s"]) for m in mine],
+            "steps_per_round": rounded(sum(m["steps"] for m in mine) / sum(m["games"] for m in mine)),
+            "seconds": args.seconds, "repeats": args.repeats, "warmup_excluded": True,
+            "policy": "random legal play, else random legal action (RLCard's random agent)"}
+    if peer:
+        peer_rate = median([q["steps_per_s"] for q in peer])
+        line.update({"peer": "pettingzoo uno_v4 (rebuilt)", "peer_steps_per_s": rounded(peer_rate),
+                     "peer_steps_per_s_runs": [rounded(q["steps_per_s"]) for q in peer],
+                     "ratio_vs_peer": rounded(line["steps_per_s"] / peer_rate)})
+    if rlc:  # RLCard's own env (not an AEC env: no wrappers, no agent_iter), for scale
+        rlc_rate = median([q["steps_per_s"] for q in rlc])
+        line.update({"rlcard_env_steps_per_s": rounded(rlc_rate),
+                     "ratio_vs_rlcard_env": rounded(line["steps_per_s"] / rlc_rate)})
+    line.update({"machine": machine(), "versions": versions()})
+    return line
 
 
 if __name__ == "__main__":
