@@ -175,6 +175,32 @@ def test_colours_drawn_on_are_remembered_until_the_seat_plays():
     assert part(g, obs(g, 1), "lacks").reshape(3, 10)[2].sum() == 0
 
 
+
+def test_a_lack_outlives_the_seats_plays_and_fades_with_each_card_it_draws():
+    # seat 1 holds no blue and nothing matching B9: it draws (a forced move) on blue; seat 2 plays Y9, seat 0
+    # draws on yellow, seat 1 plays Y2: the colours it drew on since its last play go, its lack of blue stays
+    g = game_at(hands=["R1 R2 R3", "G1 Y2 G3", "Y9 Y+2 B6"], discard="B9", draw_pile="G2 G6 G7 G4 G5 G3", to_move=1)
+    act(g, "play Y9", "play Y2")
+    o = obs(g, 2)  # seat 1 is seat 2's relative seat 2; blue is colour 3
+    assert part(g, o, "lacks").reshape(3, 10)[2].sum() == 0
+    assert part(g, o, "lacked").reshape(3, 4)[2].tolist() == [0, 0, 0, 1]
+    assert part(g, o, "last_how").reshape(3, 2)[2].tolist() == [1, 0]  # it played after a lack, kept yellow
+    act(g, "play Y+2", "draw")  # seat 0 takes two; seat 1 then draws one card on yellow
+    lacked = part(g, obs(g, 2), "lacked").reshape(3, 4)[2]
+    assert lacked[1] == 1 and np.isclose(lacked[3], 0.7) and lacked[[0, 2]].sum() == 0
+
+
+def test_each_seats_last_play_and_declared_colour_fade_with_the_plays_since():
+    g = game_at(hands=["W G5 G6", "G1 Y2 G3", "G4 Y5 Y6"], discard="R7", draw_pile="B1 B2 B3", to_move=0)
+    act(g, "play W G", "play G1", "play G4")
+    o = obs(g, 0)
+    last = part(g, o, "last_play").reshape(3, 5)  # the deck's colours, then wild
+    assert np.allclose(last, [[0, 0, 0, 0, 0.85 ** 2], [0, 0, 0.85, 0, 0], [0, 0, 1, 0, 0]])
+    assert np.isclose(part(g, o, "last_from").reshape(3, 10)[0, 0], 0.85 ** 2)  # the W came on red
+    assert part(g, o, "last_how").reshape(3, 2).tolist() == [[0, 1], [0, 0], [0, 0]]  # the W changed colour
+    assert np.allclose(part(g, o, "declared_last").reshape(3, 4), [[0, 0, 0.85 ** 2, 0], [0] * 4, [0] * 4])
+    assert part(g, o, "held").reshape(3, 10)[:, 2].tolist() == [0, 1, 1]  # green shown by G1, G4; not by W
+
 def _hidden_of(game, seat, s):
     """The kinds in seat ``s``'s hand that ``seat`` does not know (known copies are matched by face)."""
     e, st = game.engine, game.state

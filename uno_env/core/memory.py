@@ -12,6 +12,12 @@ one ``State``, what a seat at a real table would remember of that, and nothing m
   dropped as that seat plays cards of the same face, carried along when hands move on, kept through a
   reshuffle (a reshuffle moves only the discard pile), and forgotten at a flip (UNO Flip: the observer
   saw one side of those cards, and the other side now shows);
+* per seat, public, its last moves in a form a belief model reads directly: the colour of the card it
+  played last, the colour active before it, whether that play came after it drew or passed in its turn,
+  whether it changed the colour, when (the round's play count); the colour it declared last, and when;
+  the colours it played since it last drew (moves with its hand); for each colour, how many cards it
+  has drawn since it last drew or passed on that colour in its turn (the lack fades as it draws, and
+  survives its plays; moves with its hand);
 * the last ``HISTORY`` plays of the round, in order (seat, face, declared colour);
 * the last challenge of each game (challenger, offender, the hand shown, the verdict), for the
   challenger's ``infos`` and a human challenger's screen.
@@ -37,6 +43,7 @@ from .actions import CHALLENGE, PLAY
 from .actions import CHOOSE as A_CHOOSE
 
 HISTORY = 8  # plays remembered in order (observation v3's ``recent``)
+LACK_CAP = 100  # cards drawn since a lack: counted up to here (int8)
 TALLY_CAP = 30  # a tally the observation reads is capped here (so its bound is finite)
 _SEAT_BITS, _FACE_BITS = 4, 8  # a history entry packs seat | face << 4 | (colour + 1) << 12
 
@@ -52,6 +59,17 @@ class Memory:
         drawn: ``(B, P) int16`` cards the seat drew since it last played (moves with its hand).
         known: ``(B, P, P, F) int8`` ``known[b, o, s, f]``: copies of face ``f`` (side in play) that
             seat ``o`` knows seat ``s`` holds.
+        last_col: ``(B, P) int8`` the colour slot (the deck's colours, then wild) of the card the seat
+            played last this round, -1 none; ``last_prev``: ``(B, P) int8`` the colour state active before
+            it; ``last_flags``: ``(B, P) int8`` bit 0: it drew or passed in its turn since its play before
+            (the play followed a lack), bit 1: it changed the active colour; ``last_at``: ``(B, P) int32``
+            ``plays_n`` just after it.
+        decl: ``(B, P) int8`` the colour slot the seat declared last this round, -1 none; ``decl_at``:
+            ``(B, P) int32`` ``plays_n`` when it declared.
+        held: ``(B, P) int16`` bit ``c``: the seat played a card of colour ``c`` since it last drew (moves
+            with its hand).
+        lack_n: ``(B, P, C) int8`` cards the seat drew since it last drew or passed in its turn on colour
+            ``c`` (the deck's colours), capped at ``LACK_CAP``; -1: never this round (moves with its hand).
         history: ``(B, HISTORY) int32`` the last plays, packed (``plays`` decodes), ring-indexed by
             ``plays_n``; ``plays_n``: ``(B,) int32`` plays this round.
         challenges: ``(B,) int32`` challenges made so far (a counter: a new one means a new reveal);
@@ -94,6 +112,23 @@ class Memory:
         self.ACTION_CODE = ((np.maximum(A.face, 0).astype(np.int32) << _SEAT_BITS)
                             | ((declared + 1) << (_SEAT_BITS + _FACE_BITS)))
         self.ACTION_CODE_L = self.ACTION_CODE.tolist()
+        # per action, what the seat's last moves record: its card's colour slot (C: wild; -1 not a play),
+        # the colour slot it declares (-1 none) and the colour bit its card shows it held
+        colslot = np.full(e.A, -1, np.int8)
+        decl = np.full(e.A, -1, np.int8)
+        colbit = np.zeros(e.A, np.int16)
+        for a in range(e.A):
+            if A.kind[a] == PLAY:
+                col = int(e.F_COLOR[int(A.face[a])])
+                colslot[a] = C if col < 0 else self.colors.index(col)
+                if col >= 0:
+                    colbit[a] = 1 << col
+            if A.kind[a] in (PLAY, A_CHOOSE) and rows[a, self.declared_at:].any():
+                decl[a] = int(rows[a, self.declared_at:].argmax())
+        self.ACTION_COLSLOT, self.ACTION_DECL, self.ACTION_COLBIT = colslot, decl, colbit
+        self.ACTION_COLSLOT_L, self.ACTION_DECL_L, self.ACTION_COLBIT_L = colslot.tolist(), decl.tolist(), \
+            colbit.tolist()
+        self.NEW_COLOR_L = e.A_NEW_COLOR.tolist()
         assert F < 1 << _FACE_BITS and P <= 1 << _SEAT_BITS
         self.KF = e.KF  # (2, K) the face each kind shows on each side
         self.KF_L = e.KF.tolist()
@@ -102,6 +137,15 @@ class Memory:
         self.lacks = z((B, P), np.int16)
         self.drawn = z((B, P), np.int16)
         self.known = z((B, P, P, F), np.int8)
+        self.last_col = np.full((B, P), -1, np.int8)
+        self.last_prev = np.full((B, P), -1, np.int8)
+        self.last_flags = z((B, P), np.int8)
+        self.last_at = z((B, P), np.int32)
+        self.decl = np.full((B, P), -1, np.int8)
+        self.decl_at = z((B, P), np.int32)
+        self.held = z((B, P), np.int16)
+        self.C = C
+        self.lack_n = np.full((B, P, C), -1, np.int8)
         self.history = z((B, HISTORY), np.int32)
         self.plays_n = z(B, np.int32)
         self.challenges = z(B, np.int32)
@@ -112,8 +156,9 @@ class Memory:
         self._rot = {d: (np.arange(P) - d) % P for d in (-1, 1)}  # seat p takes the hand of p - d
         self._next = {d: (np.arange(P) + d) % P for d in (-1, 1)}
 
-    ARRAYS = ("tally", "lacks", "drawn", "known", "history", "plays_n", "challenges", "challenger",
-              "offender", "guilty", "shown")
+    ARRAYS = ("tally", "lacks", "drawn", "known", "last_col", "last_prev", "last_flags", "last_at", "decl",
+              "decl_at", "held", "lack_n", "history", "plays_n", "challenges", "challenger", "offender", "guilty",
+              "shown")
 
     def nbytes_per_game(self) -> float:
         return sum(getattr(self, n).nbytes for n in self.ARRAYS) / self.st.batch_size
@@ -131,20 +176,30 @@ class Memory:
         """A deal or a loaded position: a new round starts with nothing remembered."""
         if st is not self.st:
             return
-        for name in ("tally", "lacks", "drawn", "known", "history", "plays_n"):
+        for name in ("tally", "lacks", "drawn", "known", "last_flags", "last_at", "decl_at", "held", "history",
+                     "plays_n"):
             getattr(self, name)[R] = 0
+        for name in ("last_col", "last_prev", "decl", "lack_n"):
+            getattr(self, name)[R] = -1
 
     def drew(self, st, R, seats, counts) -> None:
         """Seats took ``counts`` cards from the draw pile (a draw, a penalty, a catch)."""
         if st is not self.st:
             return
         self.drawn[R, seats] += np.asarray(counts, np.int16)
+        self.held[R, seats] = 0
+        ln = self.lack_n[R, seats]  # (n, C)
+        more = np.broadcast_to(counts, R.shape)[:, None]
+        self.lack_n[R, seats] = np.where(ln >= 0, np.minimum(ln + more, LACK_CAP), -1)
 
     def lacked(self, st, R, seats) -> None:
         """Seats drew, or passed, in their turn on the active colour (they could or would not match it)."""
         if st is not self.st:
             return
         self.lacks[R, seats] |= np.left_shift(1, st.color[R].astype(np.int16)).astype(np.int16)
+        c = st.color[R].astype(np.intp)
+        ok = c < self.C
+        self.lack_n[R[ok], seats[ok], c[ok]] = 0
 
     def chain_drew(self, st, R, seats, counts) -> None:
         """A chain of forced draws: seat ``seats[i, j]`` drew one card on the active colour, ``j < counts[i]``
@@ -155,6 +210,15 @@ class Memory:
         on = np.arange(seats.shape[1])[None, :] < counts[:, None]
         cell = ((R * P)[:, None] + seats)[on]
         np.add.at(self.drawn.reshape(-1), cell, 1)
+        self.held.reshape(-1)[cell] = 0
+        ln = self.lack_n.reshape(P * self.lack_n.shape[0], -1)  # (game * seat, C)
+        seen = np.zeros(ln.shape[0], np.int16)
+        np.add.at(seen, cell, 1)  # cards each (game, seat) drew in this chain
+        hit = np.flatnonzero(seen)
+        ln[hit] = np.where(ln[hit] >= 0, np.minimum(ln[hit] + seen[hit, None], LACK_CAP), -1)
+        c = np.broadcast_to(st.color[R].astype(np.intp)[:, None], on.shape)[on]
+        ok = c < self.C
+        ln[cell[ok], c[ok]] = 0  # it drew on that colour: the lack is fresh
         bit = np.left_shift(1, st.color[R].astype(np.int16)).astype(np.int16)
         self.lacks.reshape(-1)[cell] |= np.broadcast_to(bit[:, None], on.shape)[on]
 
@@ -163,12 +227,23 @@ class Memory:
         if st is not self.st:
             return
         self.tally[R, seats] += self.ACTION_TALLY[actions]
+        n = self.plays_n[R]
+        prev = st.color[R]
+        self.last_col[R, seats] = self.ACTION_COLSLOT[actions]
+        self.last_prev[R, seats] = prev
+        self.last_flags[R, seats] = ((self.lacks[R, seats] != 0).astype(np.int8)
+                                     | ((self.e.A_NEW_COLOR[actions] != prev).astype(np.int8) << 1))
+        self.last_at[R, seats] = n + 1
+        d = self.ACTION_DECL[actions]
+        has = d >= 0
+        self.decl[R[has], seats[has]] = d[has]
+        self.decl_at[R[has], seats[has]] = n[has] + 1
+        self.held[R, seats] |= self.ACTION_COLBIT[actions]
         self.lacks[R, seats] = 0
         self.drawn[R, seats] = 0
         face = self.e.A_FACE[actions]
         k = self.known[R, :, seats, face]  # (n, P): every observer's known copies of that face
         self.known[R, :, seats, face] = np.maximum(k - 1, 0)
-        n = self.plays_n[R]
         self.history[R, n % HISTORY] = self.ACTION_CODE[actions] | seats
         self.plays_n[R] = n + 1
 
@@ -177,13 +252,17 @@ class Memory:
         if st is not self.st:
             return
         self.tally[R, seats] += self.ACTION_TALLY[actions]
+        d = self.ACTION_DECL[actions]
+        has = d >= 0
+        self.decl[R[has], seats[has]] = d[has]
+        self.decl_at[R[has], seats[has]] = self.plays_n[R[has]]
 
     def exchanged(self, st, R, a, b) -> None:
         """After seats ``a`` and ``b`` swapped hands: each knows the hand it gave; what the others knew,
         and the evidence about each hand, moves with it."""
         if st is not self.st:
             return
-        for arr in (self.lacks, self.drawn):
+        for arr in (self.lacks, self.drawn, self.held, self.lack_n):
             arr[R, a], arr[R, b] = arr[R, b], arr[R, a].copy()
         ka = self.known[R, :, a].copy()
         self.known[R, :, a] = self.known[R, :, b]
@@ -201,6 +280,8 @@ class Memory:
         src = (np.arange(P)[None, :] - d[:, None]) % P  # seat p took the hand of p - d
         self.lacks[R] = self.lacks[R[:, None], src]
         self.drawn[R] = self.drawn[R[:, None], src]
+        self.held[R] = self.held[R[:, None], src]
+        self.lack_n[R] = self.lack_n[R[:, None], src]
         known = self.known[R]
         known = known[np.arange(R.size)[:, None, None], np.arange(P)[None, :, None], src[:, None, :]]
         nxt = (np.arange(P)[None, :] + d[:, None]) % P  # (n, P): where each seat's hand went
@@ -241,22 +322,39 @@ class Memory:
     def drew_one(self, st, seat: int, k: int) -> None:
         if st is self.st:
             self.drawn[0, seat] += k
+            self.held[0, seat] = 0
+            ln = self.lack_n[0, seat]
+            if ln.max() >= 0:
+                self.lack_n[0, seat] = np.where(ln >= 0, np.minimum(ln.astype(np.int16) + k, LACK_CAP), -1)
 
     def lacked_one(self, st, seat: int) -> None:
         if st is self.st:
-            self.lacks[0, seat] |= 1 << st.color.item(0)
+            c = st.color.item(0)
+            self.lacks[0, seat] |= 1 << c
+            if c < self.C:
+                self.lack_n[0, seat, c] = 0
 
     def played_one(self, st, seat: int, a: int) -> None:
         if st is not self.st:
             return
         self.tally[0, seat] += self.ACTION_TALLY[a]
+        n = self.plays_n.item(0)
+        prev = st.color.item(0)
+        self.last_col[0, seat] = self.ACTION_COLSLOT_L[a]
+        self.last_prev[0, seat] = prev
+        self.last_flags[0, seat] = (self.lacks.item(0, seat) != 0) | ((self.NEW_COLOR_L[a] != prev) << 1)
+        self.last_at[0, seat] = n + 1
+        d = self.ACTION_DECL_L[a]
+        if d >= 0:
+            self.decl[0, seat] = d
+            self.decl_at[0, seat] = n + 1
+        self.held[0, seat] |= self.ACTION_COLBIT_L[a]
         self.lacks[0, seat] = 0
         self.drawn[0, seat] = 0
         face = self.e.A_FACE[a]
         col = self.known[0, :, seat, face]
         if col.any():
             self.known[0, :, seat, face] = np.maximum(col - 1, 0)
-        n = self.plays_n.item(0)
         self.history[0, n % HISTORY] = self.ACTION_CODE_L[a] | seat
         self.plays_n[0] = n + 1
 

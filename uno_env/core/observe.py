@@ -3,7 +3,10 @@
 Two layouts: ``v2`` (``SLOTS``) and ``v3`` (``SLOTS`` then ``SLOTS_V3``), chosen by
 ``Observer(engine, version)``.  v3 starts with v2's slices, unchanged, and adds what the table has seen
 this round (``core.memory``): each seat's plays, declared colours, the colours it drew or passed on
-and the cards it drew since it last played; the cards the observer knows another seat holds; the
+and the cards it drew since it last played; per seat, the moves a belief about its hand rests on, one
+number each (its last card's colour and the colour before it, whether it played after a lack or changed
+the colour, the colour it declared last, the colours it played since it last drew, how long each lack
+has lasted in cards drawn); the cards the observer knows another seat holds; the
 cards whose place it does not know; the last plays in order.  A v2 observation is therefore the
 first ``Observer(engine, "v2").size`` entries of a v3 one.
 
@@ -29,6 +32,8 @@ from .legal import top_face
 from .memory import TALLY_CAP
 from .state import DRAWN, PHASE_NAMES, State
 
+LACK_DECAY = (0.7 ** np.arange(128)).astype(np.float32)  # weight of a lack after ``n`` cards drawn
+DECAY = (0.85 ** np.minimum(np.arange(64), 63)).astype(np.float32)  # weight of a move ``age`` plays ago
 PRIVILEGED_DRAWS = 4  # draw-pile cards in ``Observer.privileged`` (the next draws decide much of a round)
 
 # (name, size, meaning): the observation layout, in order.
@@ -69,7 +74,20 @@ SLOTS_V3 = (
      "then each action symbol of the deck) and the colours it declared, each count / 10 capped at 3 (relative)"),
     ("lacks", "P*10", "multi-hot per seat (relative): the colours active when it drew or passed in its turn "
      "since it last played (evidence that it lacked them; it moves with a hand that changes seats)"),
+    ("lacked", "P*C", "per seat (relative) and colour: 0.7 to the power of the cards it drew since it last drew or "
+     "passed in its turn on that colour (a lack that fades as it draws and survives its plays; moves with its "
+     "hand); 0 if it has not this round"),
     ("drawn_since", "P", "cards each seat drew since it last played / 10 (relative; moves with its hand)"),
+    ("last_play", "P*(C+1)", "one-hot per seat (relative): the colour of the card it played last this round (the "
+     "deck's colours, then wild), times 0.85 to the power of the plays made since (by anyone)"),
+    ("last_from", "P*10", "one-hot per seat (relative): the colour active before its last play, times the same "
+     "decay (with ``last_play``: did it follow the colour or change it)"),
+    ("last_how", "P*2", "per seat (relative): its last play came after it drew or passed in its turn (it lacked "
+     "the colour); its last play changed the active colour"),
+    ("declared_last", "P*C", "one-hot per seat (relative): the colour it declared last this round, times 0.85 to "
+     "the power of the plays made since"),
+    ("held", "P*10", "multi-hot per seat (relative): the colours of the cards it played since it last drew "
+     "(moves with its hand)"),
     ("known", "(P-1)*F", "copies of each active face the observer knows each other seat holds (relative "
      "1..P-1): shown to it by a challenge, or handed over by itself (Swap, Seven-O, rotation); dropped as "
      "that seat plays the face, kept through reshuffles, forgotten at a flip"),
@@ -135,7 +153,9 @@ class Observer:
             self.T = T = (C + 1) + (1 + len({int(x) for x in e.F_SYM if x >= 10})) + C  # as Memory's
             self.H = HISTORY
             self.recent_width = P + F + C
-            sizes += [("played", P * T), ("lacks", P * NUM_COLOR_STATES), ("drawn_since", P), ("known", (P - 1) * F),
+            sizes += [("played", P * T), ("lacks", P * NUM_COLOR_STATES), ("lacked", P * C), ("drawn_since", P),
+                      ("last_play", P * (C + 1)), ("last_from", P * NUM_COLOR_STATES), ("last_how", P * 2),
+                      ("declared_last", P * C), ("held", P * NUM_COLOR_STATES), ("known", (P - 1) * F),
                       ("unseen", F), ("recent", HISTORY * self.recent_width)]
             # copies of each face in the deck, per side (zeros for the other side's faces)
             cp = np.zeros((2, F), np.float32)
@@ -301,6 +321,28 @@ class Observer:
                 o[base + i * NUM_COLOR_STATES + low.bit_length() - 1] = 1
                 b ^= low
             o[S["drawn_since"] + i] = min(max(drawn[p], 0), self.e.N) / 10.0
+        C = len(self.colors)
+        plays = mem.plays_n.item(0)
+        last_col, last_prev, flags = mem.last_col[0].tolist(), mem.last_prev[0].tolist(), mem.last_flags[0].tolist()
+        last_at, decl, decl_at, held = mem.last_at[0].tolist(), mem.decl[0].tolist(), mem.decl_at[0].tolist(), \
+            mem.held[0].tolist()
+        for i, p in enumerate(order):
+            c = last_col[p]
+            if c >= 0:
+                w = DECAY[min(max(plays - last_at[p], 0), 63)]
+                o[S["last_play"] + i * (C + 1) + c] = w
+                o[S["last_from"] + i * NUM_COLOR_STATES + last_prev[p]] = w
+            o[S["last_how"] + 2 * i] = flags[p] & 1
+            o[S["last_how"] + 2 * i + 1] = (flags[p] >> 1) & 1
+            if decl[p] >= 0:
+                o[S["declared_last"] + i * C + decl[p]] = DECAY[min(max(plays - decl_at[p], 0), 63)]
+            b = held[p]
+            while b:
+                low = b & -b
+                o[S["held"] + i * NUM_COLOR_STATES + low.bit_length() - 1] = 1
+                b ^= low
+        ln = mem.lack_n[0, order]  # (P, C)
+        o[S["lacked"]:S["lacked"] + P * C] = np.where(ln >= 0, LACK_DECAY[np.maximum(ln, 0)], 0).ravel()
         known = mem.known[0, seat, order[1:]].astype(np.float32)  # (P-1, F)
         o[S["known"]:S["known"] + (P - 1) * F] = known.ravel()
         unseen = self.copies_by_side[side] - o[S["hand"]:S["hand"] + F] - o[S["discard"]:S["discard"] + F] \
@@ -330,6 +372,23 @@ class Observer:
         o[:, S["lacks"].start:S["lacks"].stop] = bits.reshape(n, -1)
         o[:, S["drawn_since"].start:S["drawn_since"].stop] = \
             np.clip(mem.drawn[Rc, rel], 0, self.e.N) / np.float32(10.0)
+        C = len(self.colors)
+        plays = mem.plays_n[R][:, None]
+        lc = mem.last_col[Rc, rel]  # (n, P)
+        i, p = np.nonzero(lc >= 0)
+        w = DECAY[np.clip(plays - mem.last_at[Rc, rel], 0, 63)]
+        o[i, S["last_play"].start + p * (C + 1) + lc[i, p]] = w[i, p]
+        o[i, S["last_from"].start + p * NUM_COLOR_STATES + mem.last_prev[Rc, rel][i, p]] = w[i, p]
+        flags = mem.last_flags[Rc, rel][:, :, None] >> np.arange(2, dtype=np.int8)
+        o[:, S["last_how"].start:S["last_how"].stop] = (flags & 1).reshape(n, -1)
+        dc = mem.decl[Rc, rel]
+        i, p = np.nonzero(dc >= 0)
+        w = DECAY[np.clip(plays - mem.decl_at[Rc, rel], 0, 63)]
+        o[i, S["declared_last"].start + p * C + dc[i, p]] = w[i, p]
+        bits = (mem.held[Rc, rel][:, :, None] >> np.arange(NUM_COLOR_STATES, dtype=np.int16)) & 1
+        o[:, S["held"].start:S["held"].stop] = bits.reshape(n, -1)
+        ln = mem.lack_n[Rc, rel]  # (n, P, C)
+        o[:, S["lacked"].start:S["lacked"].stop] = np.where(ln >= 0, LACK_DECAY[np.maximum(ln, 0)], 0).reshape(n, -1)
         known = mem.known[Rc, seats[:, None], rel[:, 1:]]  # (n, P-1, F)
         o[:, S["known"].start:S["known"].stop] = known.reshape(n, -1)
         hs, ds = S["hand"], S["discard"]
