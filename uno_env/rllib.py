@@ -241,7 +241,9 @@ def _bot_module_class():
             import agents
 
             cfg = self.model_config
-            game = VecGame(cfg["rules"], cfg["players"], batch_size=1, seed=0, **cfg.get("options", {}))
+            # the layout the env observes (v3 unless the config says otherwise): bots read its v2 part
+            game = VecGame(cfg["rules"], cfg["players"], batch_size=1, seed=0,
+                           observation=cfg.get("observation", "v3"), **cfg.get("options", {}))
             self.agent = agents.load(cfg["agent"], game=game, seed=None)
             self.rng = np.random.default_rng()
 
