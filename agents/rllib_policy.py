@@ -60,8 +60,9 @@ class RLlibAgent:
         except (TypeError, KeyError, AttributeError):
             self.observation_size = None
         self.num_actions = int(getattr(getattr(module, "action_space", None), "n", 0)) or None
-        # trained on the v2 layout (a checkpoint from before v3 says nothing): read the v2 part of a v3 one
-        self.v2_prefix = self.observation_size is not None and self.meta.get("observation", "v2") == "v2"
+        # trained on the v2 layout (a checkpoint's meta from before v3 names no layout): read the v2 part of a v3 one
+        layout = self.meta.get("observation", "v2" if "env_version" in self.meta else None)
+        self.v2_prefix = self.observation_size is not None and layout == "v2"
 
     def logits(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """``(B, A)`` action logits, illegal actions at ``-inf``."""

@@ -110,7 +110,9 @@ def test_a_checkpoint_loads_as_an_agent_and_plays_only_legal_actions(trained):
     proc, ckpt = trained
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert is_rllib_checkpoint(ckpt)
-    game = VecGame("standard_en", 2, batch_size=1)
+    with pytest.raises(ModelMismatchError, match="trained on observation v3"):
+        load_rllib(ckpt, game=VecGame("standard_en", 2, batch_size=1, observation="v2"))
+    game = VecGame("standard_en", 2, batch_size=1, observation="v3")
     agent = load_rllib(ckpt, game=game)
 
     class Checked:  # fails the test on any illegal action
@@ -127,7 +129,7 @@ def test_a_checkpoint_loads_as_an_agent_and_plays_only_legal_actions(trained):
     obs = game.observe()
     assert game.state.mask[0, sampled.act(obs[:1], game.state.mask[:1])[0]]
     with pytest.raises(ModelMismatchError):
-        load_rllib(ckpt, game=VecGame("standard_en", 3, batch_size=1))
+        load_rllib(ckpt, game=VecGame("standard_en", 3, batch_size=1, observation="v3"))
 
 
 @pytest.mark.slow

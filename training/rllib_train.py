@@ -122,7 +122,7 @@ class Args:
                              f"({self.train_batch_size})")
         import agents
         from uno_env import VecGame
-        game = VecGame(self.rules, self.players, batch_size=1)
+        game = VecGame(self.rules, self.players, batch_size=1, observation="v3")
         for b in self.bots + self.evaluation_bots:  # a name, and an agent for this game (a shipped
             if b not in agents.available():  # PPO agent is trained for one player count)
                 raise ValueError(f"unknown bot {b!r}; bots are: {', '.join(agents.available())}")
@@ -280,7 +280,7 @@ def write_meta(args: Args, path: Path, iterations: int, lifetime: int) -> None:
     from agents.policy import layout_fingerprint
     from uno_env import VecGame
 
-    game = VecGame(args.rules, args.players, batch_size=1, seed=0)
+    game = VecGame(args.rules, args.players, batch_size=1, seed=0, observation="v3")  # the layout the envs observe
     meta = {"format": "uno-env-rllib/1", "name": path.name, **layout_fingerprint(game), "rules": args.rules,
             "players": args.players, "module_id": args.module_id, "env": args.env, "iterations": iterations,
             "num_env_steps_sampled_lifetime": lifetime, "args": dataclasses.asdict(args),
