@@ -89,6 +89,24 @@ def test_flip_a_card_taken_back_after_a_guilty_challenge_is_known_to_everyone():
         assert part(a, obs(a, seat), "known").reshape(2, -1)[rel - 1, f("W+2")] == 1
 
 
+def test_flip_the_table_knows_the_other_face_of_every_card_in_the_discard_pile():
+    # rules §7.4 with flip_back_faces_visible: each card's back was seen in a hand or on the draw pile
+    pos = dict(discard="R5/P2", draw_pile="Y9/T5 G5/T4 Y3/U1", to_move=0)
+    hands = ["R7/U5 G4/P8 Y2/T1", "R8/T7 Y5/U9 B2/P6", "R1/P3 G7/T2 B3/U8"]
+    g = game_at("flip_jp", hands=hands, **pos)
+    act(g, "play R7", "play R8")
+    def f(name):  # the dark faces, the backs of the light side in play
+        return g.engine.deck.face_id(name, side=1)
+
+    for seat in (0, 1, 2):
+        backs = part(g, obs(g, seat), "discard_backs")
+        assert backs.sum() == 3 and all(backs[f(x)] == 1 for x in ("P2", "U5", "T7"))
+    act(g, "play R1")  # the third seat's card joins the pile, its back too
+    assert part(g, obs(g, 0), "discard_backs")[f("P3")] == 1
+    hidden = game_at("flip_jp", options={"flip_back_faces_visible": False}, hands=hands, **pos)
+    assert "discard_backs" not in hidden.observer.slots  # backs never seen: nothing to remember
+
+
 def test_a_swap_shows_the_giver_the_hand_it_gave_and_nobody_else():
     # SOLO Swap: seat 0 gives its hand (G1 G2 or G1 B2) to seat 1 and takes seat 1's
     pos = dict(discard="R3", draw_pile="Y1 Y2 Y3 Y4", to_move=0)
@@ -274,7 +292,8 @@ def test_the_v3_layout_is_the_v2_layout_then_the_memory_slices():
     for rules, players in (("standard_en", 4), ("flip_jp", 3), ("solo_bga", 10)):
         v2 = Observer(VecGame(rules, players).engine)
         v3 = VecGame(rules, players, observation="v3").observer
-        assert [s.name for s in v3.spec] == [s.name for s in v2.spec] + [n for n, _, _ in SLOTS_V3]
+        memory_slots = [n for n, _, _ in SLOTS_V3 if n != "discard_backs" or v3.backs]
+        assert [s.name for s in v3.spec] == [s.name for s in v2.spec] + memory_slots
         assert v3.spec[:len(v2.spec)] == v2.spec
         assert {n for n, _, _ in SLOTS} >= {s.name for s in v2.spec}
 

@@ -95,6 +95,8 @@ SLOTS_V3 = (
      "hand, the discard pile and the known cards"),
     ("recent", "8*(P+F+C)", "the round's last 8 plays, newest first, each: one-hot seat (relative), one-hot "
      "face, one-hot colour declared (wild plays); zeros before the round's first plays"),
+    ("discard_backs", "F", "UNO Flip with flip_back_faces_visible: copies of each inactive face in the discard "
+     "pile (the table saw each card's back before it was played or turned, so it knows both its faces)"),
 )
 
 
@@ -157,6 +159,8 @@ class Observer:
                       ("last_play", P * (C + 1)), ("last_from", P * NUM_COLOR_STATES), ("last_how", P * 2),
                       ("declared_last", P * C), ("held", P * NUM_COLOR_STATES), ("known", (P - 1) * F),
                       ("unseen", F), ("recent", HISTORY * self.recent_width)]
+            if self.backs:
+                sizes.append(("discard_backs", F))
             # copies of each face in the deck, per side (zeros for the other side's faces)
             cp = np.zeros((2, F), np.float32)
             for s_ in (0, 1):
@@ -206,9 +210,10 @@ class Observer:
             for name in ("played", "drawn_since"):
                 sl = self.slots[name]
                 high[sl.start:sl.stop] = TALLY_CAP / 10.0 if name == "played" else big
-            for name in ("unseen",):
-                sl = self.slots[name]
-                high[sl.start:sl.stop] = copies
+            for name in ("unseen", "discard_backs"):
+                if name in self.slots:
+                    sl = self.slots[name]
+                    high[sl.start:sl.stop] = copies
             sl = self.slots["known"]
             high[sl.start:sl.stop] = np.tile(copies, e.P - 1)
         return low, high
@@ -294,6 +299,8 @@ class Observer:
                 o[S["draw_top_back"] + e.KF[1 - side, st.draw.item(0, dn - 1)]] = 1
         if self.v3:
             self._memory_one(o, st, seat, side)
+            if self.backs:
+                o[S["discard_backs"]:S["discard_backs"] + e.F] = faces(st.pile_counts[0], 1 - side)
         return o
 
     def memory(self, st: State):
@@ -493,4 +500,7 @@ class Observer:
                 o[has, S["draw_top_back"].start + e.KF[other[has], top]] = 1
         if self.v3:
             self._memory_rows(o, st, R, seats, rel, side)
+            if self.backs:
+                sl = S["discard_backs"]
+                o[:, sl.start:sl.stop] = self._faces(st.pile_counts[R], 1 - side)
         return o
