@@ -17,9 +17,14 @@ def check_illegal_action(value) -> str:
     return value
 
 
+_INTS = (int, np.int64, np.int32, np.intp)  # exact types (bool is an int subclass, and is not an id)
+
+
 def action_ids(actions, shape: tuple, num_actions: int) -> np.ndarray:
     """``actions`` as int64 action ids of ``shape`` (``()`` for one), or a ValueError that names the value
     given and what is allowed (a bool, a float or a name is not an id)."""
+    if shape == () and type(actions) in _INTS and 0 <= actions < num_actions:
+        return np.int64(actions)  # the one-game loops' common case, without building an array
     a = np.asarray(actions)
     if a.dtype == bool or not np.issubdtype(a.dtype, np.integer) or a.shape != shape:
         if shape == ():
