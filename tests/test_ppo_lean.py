@@ -135,3 +135,43 @@ def test_the_training_benchmark_times_the_lean_path_beside_maskableppo():
     assert [r["path"] for r in lines] == ["native_vecenv", "lean", "ratio"]
     assert all(r["samples_per_s"] > 0 for r in lines[:2])
     assert lines[2]["lean_over_native"] > 0
+
+
+def test_a_v3_network_warm_started_from_the_shipped_v2_agent_acts_and_values_exactly_as_it_does():
+    """``--init-agent``: a v3 observation begins with the v2 one, so zero weights on the new inputs give
+    the shipped agent's decisions and values on every position, in a network that can learn the rest."""
+    import agents
+
+    for players in (2, 4):
+        cfg = Config(players=players, n_envs=64, n_steps=2, batch_size=64, observation="v3",
+                     init_agent=f"ppo-standard_en-{players}p", progress=False)
+        trainer = LeanPPO(cfg)
+        shipped = agents.load(f"ppo-standard_en-{players}p", game=trainer.games.game)
+        for _ in range(3):
+            obs, mask = trainer._obs, trainer._mask
+            assert obs.shape[1] > shipped.policy.observation_space.shape[0]  # v3 is wider than v2
+            with torch.no_grad():
+                logp, value = trainer.net(torch.from_numpy(obs), torch.from_numpy(mask))
+                v2 = torch.from_numpy(obs[:, :shipped.policy.observation_space.shape[0]])
+                want = shipped.policy.predict_values(v2).squeeze(-1)
+            assert (logp.argmax(1).numpy() == shipped.act(obs, mask)).all()
+            assert torch.allclose(value, want, atol=1e-5)
+            trainer.collect()
+
+
+@pytest.mark.parametrize("init, message", [
+    ("nope", "no exported agent there"),
+    ("ppo-standard_en-4p", "another game or layout"),
+])
+def test_a_warm_start_that_does_not_fit_is_refused_with_the_reason(tmp_path, capsys, init, message):
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "bad", "--init-agent", init]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_snapshots_are_exported_as_loadable_agents_during_a_run(tmp_path):
+    import agents
+
+    run = _train(tmp_path, "--run-name", "snap", "--total-steps", "512", "--snapshot-every", "256")
+    snaps = sorted((run / "snapshots").glob("step_*.json"))
+    assert [p.stem for p in snaps] == ["step_256", "step_512"]
+    assert agents.load(snaps[-1]).name.endswith("@512")

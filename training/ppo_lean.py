@@ -80,10 +80,14 @@ class Config:
     clip_range: float = field(default=0.2, metadata={"help": "PPO clip range"})
     max_grad_norm: float = field(default=0.5, metadata={"help": "gradient norm clip"})
     net_arch: str = field(default="256,256", metadata={"help": "hidden sizes of the policy and value MLPs"})
+    init_agent: str = field(default="", metadata={"help": "start from this exported agent's weights (a shipped "
+                                                          "name or a .json path); a v2 agent widens to v3"})
     seed: int = field(default=0, metadata={"help": "seed of games, opponents, network and sampling"})
     run_name: str = field(default="", metadata={"help": "folder under --runs-dir (default: derived)"})
     runs_dir: str = field(default="runs", metadata={"help": "parent folder of the runs"})
     checkpoint_every: int = field(default=500_000, metadata={"help": "steps between checkpoints"})
+    snapshot_every: int = field(default=0, metadata={"help": "steps between agent exports to snapshots/ "
+                                                             "(0: none; for choosing a checkpoint afterwards)"})
     resume: bool = field(default=False, metadata={"help": "continue runs/NAME from checkpoints/latest.pt"})
     progress: bool = field(default=True, metadata={"help": "show a progress bar (tqdm)"})
     torch_threads: int = field(default=1, metadata={"help": "torch CPU threads (0: torch's default)"})
@@ -123,7 +127,7 @@ class Config:
         self.env_options()
 
 
-RESUMABLE = ("total_steps", "checkpoint_every") + ("resume", "progress", "torch_threads")  # may differ on resume
+RESUMABLE = ("total_steps", "checkpoint_every", "snapshot_every") + ("resume", "progress", "torch_threads")  # may differ on resume
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
@@ -147,7 +151,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         for key, value in given.items():
             if key not in RESUMABLE and old.get(key) != value:
                 raise ValueError(f"--resume: run {saved.parent} was started with {key}={old.get(key)!r}, "
-                                 f"not {value!r} (only {', '.join(RESUMABLE[:2])} may change)")
+                                 f"not {value!r} (only {', '.join(RESUMABLE[:3])} may change)")
         keep = {k: v for k, v in old.items() if k not in RESUMABLE}
         cfg = Config(**{**keep, **{k: v for k, v in given.items() if k in RESUMABLE}})
     return cfg
@@ -192,6 +196,45 @@ class ActorCritic(nn.Module):
         return self.value_net(self.mlp_extractor.value_net(obs)).squeeze(-1)
 
 
+def warm_start(name_or_path: str, game, net: ActorCritic) -> dict:
+    """An exported agent's weights for ``net``.  An agent trained on v2 starts a v3 network: a v3
+    observation begins with the v2 one, so the first layers get zero weights on the new inputs and the
+    widened network acts and values exactly as the agent did, free to learn what the history adds."""
+    import agents
+    from agents.policy import layout_fingerprint
+
+    path = Path(name_or_path)
+    if name_or_path in agents.shipped():
+        path = agents.MODELS / f"{name_or_path}.json"
+    path = path.with_suffix(".json")
+    if not path.is_file() or not path.with_suffix(".pt").is_file():
+        raise ValueError(f"--init-agent {name_or_path!r}: no exported agent there (a shipped name: "
+                         f"{', '.join(agents.shipped())}, or the path of NAME.json beside NAME.pt)")
+    meta = json.loads(path.read_text())
+    theirs = meta.get("observation", "v2")
+    want = layout_fingerprint(game, theirs)
+    if meta.get("observation_fingerprint") != want["observation_fingerprint"] or \
+            meta.get("action_fingerprint") != want["action_fingerprint"]:
+        raise ValueError(f"--init-agent {name_or_path!r} was trained on another game or layout than "
+                         f"--rules/--players/options give ({theirs} observation)")
+    state = torch.load(path.with_suffix(".pt"), map_location="cpu", weights_only=True)
+    mine = net.state_dict()
+    for key, value in state.items():
+        if key not in mine:
+            raise ValueError(f"--init-agent {name_or_path!r}: unexpected parameter {key}")
+        if value.shape != mine[key].shape:
+            grow = key.endswith(".0.weight") and value.shape[0] == mine[key].shape[0] \
+                and value.shape[1] < mine[key].shape[1]
+            if not grow:
+                raise ValueError(f"--init-agent {name_or_path!r}: {key} has shape {tuple(value.shape)}, the "
+                                 f"network {tuple(mine[key].shape)} (--net-arch must match the agent's "
+                                 f"{meta.get('net_arch')})")
+            wide = torch.zeros_like(mine[key])
+            wide[:, :value.shape[1]] = value
+            state[key] = wide
+    return state
+
+
 # ---------------------------------------------------------------------------------- the trainer
 class LeanPPO:
     """The games, the network and the optimizer of one run; ``learn`` trains, ``state``/``restore``
@@ -209,6 +252,8 @@ class LeanPPO:
         self.games = LearnerGames(cfg.rules, cfg.players, cfg.n_envs, opponents, seed=cfg.seed, episode=cfg.episode,
                                   **cfg.env_options())
         self.net = ActorCritic(self.games.observation_size, self.games.num_actions, parse_net_arch(cfg.net_arch))
+        if cfg.init_agent:
+            self.net.load_state_dict(warm_start(cfg.init_agent, self.games.game, self.net))
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
         self.gen = torch.Generator().manual_seed(cfg.seed)  # action sampling and minibatch order
         self.step = self.updates = 0
@@ -401,6 +446,8 @@ def train(cfg: Config) -> Path:
     writer = SummaryWriter(str(run / "tb"))
     bar = tqdm(total=cfg.total_steps, initial=trainer.step, unit="step", disable=not cfg.progress, smoothing=0.1)
     next_ckpt = [trainer.step + cfg.checkpoint_every]
+    every = cfg.snapshot_every
+    next_snap = [(trainer.step // every + 1) * every if every else None]
 
     def on_update(tr: LeanPPO, stats: dict) -> None:
         bar.update(tr.step - bar.n)
@@ -415,6 +462,11 @@ def train(cfg: Config) -> Path:
         for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction", "explained_variance"):
             writer.add_scalar(f"train/{k}", stats[k], tr.step)
         writer.add_scalar("time/fps", (tr.step - session["start_step"]) / max(1e-9, time.time() - t0), tr.step)
+        if next_snap[0] is not None and tr.step >= next_snap[0]:
+            next_snap[0] = (tr.step // every + 1) * every
+            tr.export(run / "snapshots" / f"step_{tr.step}", f"{cfg.name}@{tr.step}",
+                      extra={"name": f"{cfg.name}@{tr.step}", "trained_steps": tr.step,
+                             "trainer": "training.ppo_lean", "args": dataclasses.asdict(cfg)})
         if tr.step >= next_ckpt[0] or tr.step >= cfg.total_steps:
             next_ckpt[0] = tr.step + cfg.checkpoint_every
             tr.save(ckpt)
