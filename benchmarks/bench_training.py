@@ -22,6 +22,10 @@ them).  ``--smoke`` runs a tiny size for CI.
     # the 4-player recipe (agents/models/ppo-standard_en-4p.json) against the lean loop, side by side:
     python benchmarks/bench_training.py --players 4 --opponents heuristic --rollout 16384 --n-envs 64 \
         --batch-size 4096 --n-epochs 4 --torch-threads 1 --steps 32768 --paths native,lean --env-steps 0
+    # today's shipped recipe (v3, 64 decisions per game and rollout, minibatch 16,384) against the old one:
+    python benchmarks/bench_training.py --players 4 --opponents heuristic --rollout 16384 --n-envs 64 \
+        --batch-size 4096 --n-epochs 4 --torch-threads 1 --steps 131072 --paths native,lean --env-steps 0 \
+        --native-observation v2 --lean-steps 64 --lean-batch-size 16384 --lean-observation v3
 """
 
 from __future__ import annotations
@@ -78,7 +82,9 @@ def bench_native(args) -> float:
     from stable_baselines3.common.vec_env import VecMonitor
 
     from uno_env.sb3 import UnoVecEnv
-    env = VecMonitor(UnoVecEnv(args.rules, args.players, args.n_envs, opponents=args.opponents, seed=0))  # as train_ppo
+    layout = {"observation": args.native_observation} if args.native_observation else {}
+    env = VecMonitor(UnoVecEnv(args.rules, args.players, args.n_envs, opponents=args.opponents, seed=0,
+                               **layout))  # as train_ppo
     model = _ppo(env, args.rollout // args.n_envs, args, 0)
     model.learn(args.rollout)  # warm-up rollout and update, excluded
     t = time.perf_counter()
@@ -109,8 +115,8 @@ def bench_lean(args) -> float:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
         from training.ppo_lean import Config, LeanPPO
     cfg = Config(rules=args.rules, players=args.players, opponents=args.opponents, n_envs=args.lean_envs,
-                 n_steps=args.lean_steps, batch_size=args.batch_size, n_epochs=args.n_epochs, seed=0,
-                 torch_threads=args.torch_threads or 0)
+                 n_steps=args.lean_steps, batch_size=args.lean_batch_size or args.batch_size, n_epochs=args.n_epochs,
+                 seed=0, torch_threads=args.torch_threads or 0, observation=args.lean_observation)
     trainer = LeanPPO(cfg)
     trainer.learn(trainer.step + 1)  # warm-up rollout and update, excluded
     start = trainer.step
@@ -153,6 +159,11 @@ def main(argv=None) -> int:
     p.add_argument("--lean-envs", type=int, default=1024, help="games stepped together by the lean path")
     p.add_argument("--lean-steps", type=int, default=16, help="decisions per game and rollout, lean path")
     p.add_argument("--batch-size", type=int, default=1024)
+    p.add_argument("--lean-batch-size", type=int, default=0, help="minibatch of the lean path (0: --batch-size)")
+    p.add_argument("--native-observation", default="", help="observation layout of the native path (v2, v3; "
+                   "empty: the env's default)")
+    p.add_argument("--lean-observation", default="", help="observation layout of the lean path (v2, v3; "
+                   "empty: the env's default); the other paths observe as the env does by default")
     p.add_argument("--n-epochs", type=int, default=4)
     p.add_argument("--env-steps", type=int, default=200_000, help="learner steps timed per env-only setting")
     p.add_argument("--env-only", action="store_true", help="only the env-only lines (no PPO)")
@@ -188,10 +199,13 @@ def main(argv=None) -> int:
         for name in paths:
             runs[name].append(bench[name](args))
     rate = {name: statistics.median(r) for name, r in runs.items()}
-    extra = {"native": {"path": "native_vecenv", "n_envs": args.n_envs},
+    extra = {"native": {"path": "native_vecenv", "n_envs": args.n_envs,
+                        "observation": args.native_observation or "default"},
              "tutorial": {"path": "aec_tutorial", "n_envs": 1},
              "lean": {"path": "lean", "n_envs": args.lean_envs, "n_steps": args.lean_steps,
-                      "rollout": args.lean_envs * args.lean_steps}}
+                      "rollout": args.lean_envs * args.lean_steps,
+                      "batch_size": args.lean_batch_size or args.batch_size,
+                      "observation": args.lean_observation or "default"}}
     for name in paths:
         print(json.dumps({**base, **extra[name], "samples_per_s": round(rate[name], 1),
                           "samples_per_s_runs": [round(x, 1) for x in runs[name]]}), flush=True)
