@@ -10,12 +10,15 @@
   holding ``rllib_checkpoint.json``; RLlib checkpoints are pickled: load only ones you trust).
 
 With ``game`` given, a trained policy is checked against the game's env version and layouts, in the
-observation layout it was trained on (its ``observation``: ``v2`` for the shipped agents, which read the
-first part of a v3 observation; the training envs give each opponent its own layout).
+observation layout it was trained on (its ``observation``: ``v3``, which needs a game that keeps the
+table's memory, ``VecGame(..., observation="v3")``; or ``v2`` for agents exported before v3, which read
+the first part of a v3 observation; the training envs give each opponent its own layout).
+``observation_for(names)`` says, from the agents' metadata alone, which layout a game for them needs.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -64,6 +67,47 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
                      f"an exported policy (.json/.pt), an SB3 .zip, a train_ppo run folder or an RLlib checkpoint")
 
 
+def observation_of(agent) -> str | None:
+    """The observation layout ``agent`` reads (a name or path as ``load`` takes, or an agent object), from
+    its metadata alone (no torch): ``"v3"`` or ``"v2"``.  A trained agent that does not say (an SB3
+    ``.zip``, an RLlib checkpoint without ``uno_rllib.json``) counts as ``"v3"``: a v3 game serves both
+    layouts (v2 is the first part of v3).  ``None`` for what names no agent (``load`` says what is wrong)."""
+    if not isinstance(agent, (str, os.PathLike)):
+        layout = getattr(agent, "observation", None) or (getattr(agent, "meta", None) or {}).get("observation")
+        return layout if layout in ("v2", "v3") else None
+    if isinstance(agent, str) and agent in _BOTS:
+        return _BOTS[agent].observation  # v2: the bots read its slices, the first part of a v3 observation
+    path = MODELS / f"{agent}.json" if isinstance(agent, str) and agent in shipped() else Path(agent)
+    if path.is_dir() and (path / "rllib_checkpoint.json").is_file():
+        meta_path = path / "uno_rllib.json"
+        if not meta_path.is_file():
+            return "v3"
+    elif path.suffix == ".zip" and path.is_file():
+        return "v3"
+    elif path.with_suffix(".json").is_file() and path.with_suffix(".pt").is_file():
+        meta_path = path.with_suffix(".json")
+    elif path.is_dir() and (path / "agent.json").is_file():
+        meta_path = path / "agent.json"
+    else:
+        return None
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (OSError, ValueError):  # a corrupt file: load names the error
+        return None
+    # as ``PolicyAgent``: an export from before v3 names no layout and reads v2
+    layout = meta.get("observation", "v2" if "env_version" in meta else None) if isinstance(meta, dict) else None
+    return layout if layout in ("v2", "v3") else None
+
+
+def observation_for(specs) -> str:
+    """The observation layout of a game played by the agents ``specs`` (names, paths or agent objects):
+    ``"v3"`` when one of them reads v3 (it needs the table's memory, which only a v3 game keeps), else
+    ``"v2"``, as cheap as before for the bots and pre-v3 agents.  The terminal game, the web app and
+    ``uno_env.analysis`` build their games with it."""
+    items = [specs] if isinstance(specs, (str, os.PathLike)) else list(specs)
+    return "v3" if any(observation_of(a) == "v3" for a in items) else "v2"
+
+
 def _game_of(game):
     """The ``VecGame`` behind a game or an env (``view.find_game``), or None."""
     from .view import find_game
@@ -71,4 +115,4 @@ def _game_of(game):
 
 
 __all__ = ["Agent", "GreedyAgent", "HeuristicAgent", "ObsView", "RandomAgent", "available", "check_batch",
-           "load", "shipped"]
+           "load", "observation_for", "observation_of", "shipped"]

@@ -23,3 +23,20 @@ def act(game: VecGame, *names: str) -> VecGame:
 
 def hands(game: VecGame) -> list[str]:
     return game.snapshot(0)["hands"]
+
+
+def export_agent(path, players: int, observation: str = "v3", rules: str = "standard_en"):
+    """An untrained (16, 16) tanh policy exported in the shipped-agent format for a game of layout
+    ``observation``, as the trainers export theirs (``PolicyAgent.export``); returns the JSON's path.
+    Needs sb3-contrib."""
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from torch import nn
+
+    from agents.policy import PolicyAgent
+
+    game = VecGame(rules, players, observation=observation)
+    low = np.full(game.observation_size, -np.inf, np.float32)
+    policy = MaskableActorCriticPolicy(spaces.Box(low, -low, dtype=np.float32), spaces.Discrete(game.num_actions),
+                                       lambda _: 0.0, net_arch=[16, 16], activation_fn=nn.Tanh)
+    return PolicyAgent(policy, name=path.name).export(path, game)

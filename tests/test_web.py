@@ -180,6 +180,30 @@ def test_several_games_at_once_each_a_whole_round_with_only_the_human_view(serve
     assert not live
 
 
+def test_a_shipped_agent_trained_on_v3_plays_a_round_in_the_web_app(server, tmp_path, monkeypatch):
+    """The app builds the game in the layout its agents read: v3 for an agent trained on it, v2 for bots."""
+    pytest.importorskip("sb3_contrib")
+    from helpers import export_agent
+
+    import agents
+    from uno_env.web.app import Game
+
+    export_agent(tmp_path / "tiny-2p", 2)
+    monkeypatch.setattr(agents, "MODELS", tmp_path)  # shipped: the app offers it by name
+    assert "tiny-2p" in call(server, "GET", "/api/options")[1]["agents"]
+    code, g = call(server, "POST", "/api/games", {"players": 2, "opponents": "tiny-2p", "seed": 4})
+    assert code == 201, g
+    for _ in range(2000):
+        if g["view"]["over"]:
+            break
+        code, g = call(server, "POST", f"/api/games/{g['id']}/actions", {"action": g["view"]["legal"][0]})
+        assert code == 200, g
+    assert g["view"]["over"] and g["events"][-1]["kind"] == "round_end"
+    assert any(ev["seat"] == 1 for ev in g["events"] if ev["kind"] != "round_end")  # the agent's seat acted
+    assert Game("x", "standard_en", 2, ["tiny-2p"], 0, 4).table.game.observer.version == "v3"
+    assert Game("y", "standard_en", 2, ["heuristic"], 0, 4).table.game.observer.version == "v2"
+
+
 # ---------------------------------------------------------------------- in a real browser
 @pytest.fixture(scope="module")
 def browser():

@@ -209,16 +209,23 @@ def simulate_rounds(rules="standard_en", num_players: int = 4, rounds: int = 10_
     ``seed + i``, and the built-in policies and agents draw from generators seeded with ``seed``.
 
     A new game starts in a row whenever a game ends (``target`` reached), with a random dealer; the
-    next round's dealer otherwise follows ``next_dealer``.
+    next round's dealer otherwise follows ``next_dealer``.  The games observe layout v3 when an agent
+    was trained on it (``agents.observation_for``; it needs the table's memory), else v2; ``observation=``
+    chooses.
     """
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
         raise ValueError(f"rounds must be a positive integer, got {rounds!r}")
     if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
     B = int(min(batch_size, rounds))
+    one_policy = not isinstance(policy, (list, tuple))
+    specs = [policy] if one_policy else list(policy)
+    if "observation" not in options and not all(isinstance(s, str) and s in BUILTIN_POLICIES for s in specs):
+        import agents  # v3 when an agent was trained on it (it needs the table's memory); bots keep v2
+        options["observation"] = agents.observation_for(specs)
     game = VecGame(rules, num_players, batch_size=B, seed=seed, autoreset=False, **options)
     P, st, engine = game.num_players, game.state, game.engine
-    specs = list(policy) if isinstance(policy, (list, tuple)) else [policy] * P
+    specs = specs * P if one_policy else specs
     if len(specs) != P:
         raise ValueError(f"a list of policies needs one per seat ({P}), got {len(specs)}")
     names = [_policy_name(s) for s in specs]

@@ -103,12 +103,15 @@ class Table:
         names: a display name per seat (default ``player_0``...).
         record: a callable given each finished round as a ``records.GameRecord`` (for example a
             ``records.RecordWriter``'s ``write``), so ``uno play``/``uno watch`` games can be replayed.
+        observation: the layout the agents at the table read (``agents.observation_for(names)``): ``"v3"``
+            keeps the table's memory, which agents trained on v3 need; ``"v2"`` (default) is cheaper.
         seed, options: as for ``VecGame``.
     """
 
     def __init__(self, rules="standard_en", num_players: int = 4, seed=None, names=None, record=None,
-                 **options):
-        self.game = VecGame(rules, num_players, batch_size=1, seed=seed, autoreset=False, **options)
+                 observation: str = "v2", **options):
+        self.game = VecGame(rules, num_players, batch_size=1, seed=seed, autoreset=False, observation=observation,
+                            **options)
         e = self.engine = self.game.engine
         e.bulk_forced_moves = False  # each forced move through ``apply``, so the tape copies before each
         self.P = e.P

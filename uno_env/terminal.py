@@ -31,6 +31,13 @@ def load_agents(names: list[str], game, seed, out=print) -> list:
     return out_agents
 
 
+def observation_for(names: list[str]) -> str:
+    """The observation layout of a table where ``names`` play: v3 when an agent was trained on it (it needs
+    the table's memory), else v2, which games of bots keep (``agents.observation_for``)."""
+    import agents
+    return agents.observation_for(names)
+
+
 def split_names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
 
@@ -98,7 +105,7 @@ def play(rules: str, num_players: int, opponents: str, seat: int = 0, seed=None,
         raise ValueError(f"--seat must be from 0 to {num_players - 1}, got {seat}")
     names = split_names(opponents)
     table = Table(rules, num_players, seed=seed, names=seat_names(names, num_players, seat), record=record,
-                  **options)
+                  observation=observation_for(names), **options)
     bots = load_agents(names, table.game, seed, out)
     seat_bot = {p: bots[i % len(bots)] for i, p in enumerate(q for q in range(num_players) if q != seat)}
     screen = Screen(table, seat, ansi, out)
@@ -159,7 +166,8 @@ def watch(rules: str, num_players: int, bots: str, seed=None, rounds: int = 1, a
     if rounds < 1:
         raise ValueError(f"--rounds must be at least 1, got {rounds}")
     names = split_names(bots)
-    table = Table(rules, num_players, seed=seed, names=seat_names(names, num_players), record=record, **options)
+    table = Table(rules, num_players, seed=seed, names=seat_names(names, num_players), record=record,
+                  observation=observation_for(names), **options)
     agents_ = load_agents(names, table.game, seed, out)
     seat_bot = [agents_[p % len(agents_)] for p in range(num_players)]
     screen = Screen(table, None, ansi, out)

@@ -53,7 +53,8 @@ class Game:
     def __init__(self, gid: str, rules: str, players: int, opponents: list[str], seat: int, seed):
         import agents
         self.id, self.seat = gid, seat
-        self.table = Table(rules, players, seed=seed, names=seat_names(opponents, players, seat))
+        self.table = Table(rules, players, seed=seed, names=seat_names(opponents, players, seat),
+                           observation=agents.observation_for(opponents))  # v3 for agents trained on it
         bots = [agents.load(n, game=self.table.game, seed=None if seed is None else seed + i)
                 for i, n in enumerate(opponents)]
         others = [p for p in range(players) if p != seat]
