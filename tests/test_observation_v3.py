@@ -371,12 +371,14 @@ def test_the_aec_env_keeps_the_v2_layout_on_request():
 
 
 # ---------------------------------------------------------------------------- agents and layouts
-def test_a_shipped_v2_agent_plays_a_v3_game_as_it_plays_a_v2_game():
+def test_a_v2_agent_plays_a_v3_game_as_it_plays_a_v2_game():
+    from helpers import V2_AGENTS
+
     import agents
 
     v2 = VecGame("standard_en", 4, batch_size=32, seed=4)
     v3 = VecGame("standard_en", 4, batch_size=32, seed=4, observation="v3")
-    a2, a3 = agents.load("ppo-standard_en-4p", game=v2), agents.load("ppo-standard_en-4p", game=v3)
+    a2, a3 = agents.load(V2_AGENTS[4], game=v2), agents.load(V2_AGENTS[4], game=v3)
     assert a3.observation == "v2"
     for _ in range(30):
         x = a2.act(v2.observe(), v2.legal_mask())
@@ -386,10 +388,12 @@ def test_a_shipped_v2_agent_plays_a_v3_game_as_it_plays_a_v2_game():
 
 
 def test_the_training_envs_give_each_opponent_the_layout_it_reads():
+    from helpers import V2_AGENTS
+
     import agents
     from uno_env.learner import LearnerGames
 
-    games = LearnerGames("standard_en", 4, num_envs=8, opponents=["heuristic", "ppo-standard_en-4p"], seed=0)
+    games = LearnerGames("standard_en", 4, num_envs=8, opponents=["heuristic", V2_AGENTS[4]], seed=0)
     assert games.game.observer.version == "v3"
     assert [games._layout(a).version for a in games.opponents] == ["v2", "v2"]
     for _ in range(20):

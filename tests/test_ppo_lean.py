@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import V2_AGENTS
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
@@ -137,16 +138,16 @@ def test_the_training_benchmark_times_the_lean_path_beside_maskableppo():
     assert lines[2]["lean_over_native"] > 0
 
 
-def test_a_v3_network_warm_started_from_the_shipped_v2_agent_acts_and_values_exactly_as_it_does():
+def test_a_v3_network_warm_started_from_a_v2_agent_acts_and_values_exactly_as_it_does():
     """``--init-agent``: a v3 observation begins with the v2 one, so zero weights on the new inputs give
     the shipped agent's decisions and values on every position, in a network that can learn the rest."""
     import agents
 
     for players in (2, 4):
         cfg = Config(players=players, n_envs=64, n_steps=2, batch_size=64, observation="v3",
-                     init_agent=f"ppo-standard_en-{players}p", progress=False)
+                     init_agent=V2_AGENTS[players] + ".json", progress=False)
         trainer = LeanPPO(cfg)
-        shipped = agents.load(f"ppo-standard_en-{players}p", game=trainer.games.game)
+        shipped = agents.load(V2_AGENTS[players], game=trainer.games.game)
         for _ in range(3):
             obs, mask = trainer._obs, trainer._mask
             assert obs.shape[1] > shipped.policy.observation_space.shape[0]  # v3 is wider than v2
@@ -161,7 +162,7 @@ def test_a_v3_network_warm_started_from_the_shipped_v2_agent_acts_and_values_exa
 
 @pytest.mark.parametrize("init, message", [
     ("nope", "no exported agent there"),
-    ("ppo-standard_en-4p", "another game or layout"),
+    (V2_AGENTS[4] + ".json", "another game or layout"),
 ])
 def test_a_warm_start_that_does_not_fit_is_refused_with_the_reason(tmp_path, capsys, init, message):
     assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "bad", "--init-agent", init]) == 2

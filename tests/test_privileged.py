@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 import torch
-from helpers import position
+from helpers import V2_AGENTS, position
 
 import agents
 from agents.privileged import PrivilegedCriticPolicy, actor_only, load_actor
@@ -110,11 +110,11 @@ def test_a_privileged_model_saves_and_loads_with_its_split():
 
 def test_an_initial_actor_is_copied_and_a_misfit_is_a_clear_error():
     env = UnoVecEnv("standard_en", 4, num_envs=4, opponents="random", seed=0, privileged=True,
-                    observation="v2")  # the shipped actor reads v2
+                    observation="v2")  # the actor reads v2
     from sb3_contrib import MaskablePPO
     model = MaskablePPO(PrivilegedCriticPolicy, env, n_steps=16, batch_size=32, seed=0,
                         policy_kwargs={"net_arch": [256, 256], "public_dim": env.games.public_size})
-    shipped = agents.load("ppo-standard_en-4p").policy
+    shipped = agents.load(V2_AGENTS[4]).policy
     load_actor(model.policy, shipped)
     obs = env.reset()
     masks = env.action_masks()
@@ -132,8 +132,8 @@ def test_a_privileged_training_run_exports_an_actor_that_plays_from_its_own_view
 
     from uno_env import VecGame
     _train(tmp_path, "--run-name", "oracle", "--players", "4", "--total-steps", "512", "--eval-every", "256",
-           "--checkpoint-every", "256", "--privileged-critic", "--init-actor", "ppo-standard_en-4p",
-           "--critic-warmup", "400", "--observation", "v2")  # the shipped actor reads v2
+           "--checkpoint-every", "256", "--privileged-critic", "--init-actor", V2_AGENTS[4],
+           "--critic-warmup", "400", "--observation", "v2")  # the actor reads v2
     run = tmp_path / "oracle"
     warm = json.loads((run / "critic_warmup.json").read_text())
     assert warm["decisions"] > 0 and warm["value_mse"] >= 0
@@ -146,7 +146,7 @@ def test_a_privileged_training_run_exports_an_actor_that_plays_from_its_own_view
     # the critic probe measures both critics on the same rounds, and refuses a plain checkpoint
     from training.critic_probe import main as probe_main
     from training.critic_probe import probe
-    line = probe("ppo-standard_en-4p", str(run / "checkpoints" / "latest.zip"), "standard_en", 4, "random",
+    line = probe(V2_AGENTS[4], str(run / "checkpoints" / "latest.zip"), "standard_en", 4, "random",
                  decisions=1500, n_envs=16)
     assert line["decisions"] > 0
     assert line["agent_critic_explained_variance"] <= 1 and line["privileged_critic_explained_variance"] <= 1

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import V2_AGENTS
 
 import agents
 from agents.policy import ModelMismatchError, PolicyAgent
@@ -52,7 +53,7 @@ def test_a_short_training_run_writes_the_run_folder(tmp_path):
 
 def test_a_sampling_policy_agent_draws_from_the_rng_it_is_given():
     game = VecGame("standard_en", 2, batch_size=64, seed=0)
-    sampler = PolicyAgent(agents.load("ppo-standard_en-2p").policy, deterministic=False)
+    sampler = PolicyAgent(agents.load(V2_AGENTS[2]).policy, deterministic=False)  # reads v2, as the game
     obs, mask = game.observe(), game.legal_mask()
     first = sampler.act(obs, mask, np.random.default_rng(5))
     assert (first == sampler.act(obs, mask, np.random.default_rng(5))).all()

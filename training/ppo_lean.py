@@ -127,7 +127,8 @@ class Config:
         self.env_options()
 
 
-RESUMABLE = ("total_steps", "checkpoint_every", "snapshot_every") + ("resume", "progress", "torch_threads")  # may differ on resume
+# may differ on resume
+RESUMABLE = ("total_steps", "checkpoint_every", "snapshot_every") + ("resume", "progress", "torch_threads")
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
