@@ -176,3 +176,15 @@ def test_snapshots_are_exported_as_loadable_agents_during_a_run(tmp_path):
     snaps = sorted((run / "snapshots").glob("step_*.json"))
     assert [p.stem for p in snaps] == ["step_256", "step_512"]
     assert agents.load(snaps[-1]).name.endswith("@512")
+
+
+def test_a_resumed_session_may_change_the_learning_rate_and_keeps_it_for_later_resumes(tmp_path):
+    run = _train(tmp_path, "--run-name", "lr", "--total-steps", "128", "--learning-rate", "3e-4")
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "lr", "--resume", "--total-steps", "256",
+                          "--learning-rate", "1e-4", "--ent-coef", "0"]) == 0
+    state = torch.load(run / "checkpoints" / "latest.pt", weights_only=False)
+    assert state["optimizer"]["param_groups"][0]["lr"] == pytest.approx(1e-4)
+    assert state["config"]["ent_coef"] == 0 and state["step"] == 256
+    cfg = ppo_lean.parse_args(["--runs-dir", str(tmp_path), "--run-name", "lr", "--resume"])
+    assert cfg.learning_rate == pytest.approx(1e-4)  # the changed rate stays for the next resume
+    assert [s["end_step"] for s in state["sessions"]] == [128, 256]

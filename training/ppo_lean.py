@@ -2,6 +2,7 @@
 
     python -m training.ppo_lean --players 4 --opponents heuristic --total-steps 12000000 --run-name lean4p
     python -m training.ppo_lean --run-name lean4p --resume --total-steps 20000000   # continue, not restart
+    python -m training.ppo_lean --run-name lean4p --resume --total-steps 30000000 --learning-rate 1e-4  # anneal
 
 Why it exists: training throughput is the budget (issue #25).  MaskablePPO over ``uno_env.sb3.UnoVecEnv``
 stays the supported path (``training.train_ppo``); this loop drives ``uno_env.learner.LearnerGames``
@@ -17,8 +18,9 @@ observation, as SB3 does.
 
 A run writes ``runs/NAME/``:
 
-* ``config.json``: the run's settings (``--resume`` reads them back; only ``--total-steps``,
-  ``--checkpoint-every`` and the session's ``--progress``/``--torch-threads`` may change);
+* ``config.json``: the run's settings (``--resume`` reads them back; the game, the network and the
+  rollout are fixed, while the run's length, checkpointing and the optimisation's hyperparameters (learning
+  rate, entropy and value coefficients, clip range, epochs, minibatch) may change and stay changed);
 * ``checkpoints/latest.pt`` (written atomically): network, optimizer, every random generator (torch's
   sampling generator, the games' and bots' numpy generators, pickled with the games in play), the step
   and update counters, the episode trackers and the sessions so far.  A resumed run continues the same
@@ -127,8 +129,11 @@ class Config:
         self.env_options()
 
 
-# may differ on resume
-RESUMABLE = ("total_steps", "checkpoint_every", "snapshot_every") + ("resume", "progress", "torch_threads")
+# may differ on resume: the length and bookkeeping of the run, this session's settings, and the optimisation's
+# hyperparameters (a schedule by hand: each session's command is kept in the checkpoint and sessions.json)
+SESSION = ("resume", "progress", "torch_threads")  # this session's only
+RESUMABLE = ("total_steps", "checkpoint_every", "snapshot_every") + SESSION + (
+    "learning_rate", "ent_coef", "vf_coef", "clip_range", "max_grad_norm", "n_epochs", "batch_size")
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
@@ -151,9 +156,10 @@ def parse_args(argv: list[str] | None = None) -> Config:
         old = json.loads(saved.read_text())
         for key, value in given.items():
             if key not in RESUMABLE and old.get(key) != value:
+                changeable = ", ".join(k for k in RESUMABLE if k not in SESSION)
                 raise ValueError(f"--resume: run {saved.parent} was started with {key}={old.get(key)!r}, "
-                                 f"not {value!r} (only {', '.join(RESUMABLE[:3])} may change)")
-        keep = {k: v for k, v in old.items() if k not in RESUMABLE}
+                                 f"not {value!r} (only {changeable} may change)")
+        keep = {k: v for k, v in old.items() if k not in SESSION}  # a changed setting stays changed
         cfg = Config(**{**keep, **{k: v for k, v in given.items() if k in RESUMABLE}})
     return cfg
 
@@ -377,6 +383,8 @@ class LeanPPO:
             raise ValueError(f"not a {CHECKPOINT_FORMAT} checkpoint (format {state.get('format')!r})")
         self.net.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
+        for group in self.optimizer.param_groups:  # a resumed session may set another rate
+            group["lr"] = self.cfg.learning_rate
         self.gen.set_state(state["generator"])
         torch.set_rng_state(state["torch_rng"])
         self.games = pickle.loads(state["games"])
