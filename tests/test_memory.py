@@ -15,7 +15,8 @@ from test_scalar import FLIP_OPTION_SETS, OPTION_SETS, _name
 
 from uno_env import VecGame
 from uno_env.core.actions import PLAY
-from uno_env.core.memory import Memory
+from uno_env.core.memory import HISTORY, Memory
+from uno_env.core.observe import Observer
 from uno_env.core.scalar import ScalarStepper
 from uno_env.core.state import OVER
 
@@ -128,3 +129,36 @@ def test_turning_the_memory_on_changes_no_game(rules):
             assert np.array_equal(x, y)
     for f in dataclasses.fields(on.state):
         assert np.array_equal(getattr(on.state, f.name), getattr(off.state, f.name))
+
+
+# every preset at 2 to 4 players, Flip also with the backs hidden, and the options that make cards known
+EVERY_STEP_CASES = [(rules, players, {}) for rules in PRESETS for players in (2, 3, 4)] + [
+    ("flip_jp", players, {"flip_back_faces_visible": False}) for players in (2, 3)] + [
+    ("standard_en", players, {"seven_o": True}) for players in (3, 4)]
+
+
+@pytest.mark.parametrize("rules,players,options", EVERY_STEP_CASES,
+                         ids=[f"{r}-{p}-{_name(o)}" for r, p, o in EVERY_STEP_CASES])
+def test_a_game_of_one_observes_in_v3_as_the_batched_observer_at_every_step(rules, players, options):
+    """``observe_one`` (the AEC env's fast path) equals the batched ``observe`` for every seat after every
+    step of random games over several rounds, and begins with the v2 observation."""
+    game = VecGame(rules, players, batch_size=1, seed=players, observation="v3", **options)
+    v2 = Observer(game.engine, "v2")
+    rng = np.random.default_rng(players)
+    is_play = game.engine.A_KIND == PLAY
+    seen = {"long_history": False, "known": False, "dark_side": False}
+    for _ in range(400):
+        for seat in range(players):
+            one = game.observer.observe_one(game.state, seat)
+            batched = game.observer.observe(game.state, np.zeros(1, np.intp), np.array([seat]))[0]
+            assert one.dtype == batched.dtype and np.array_equal(one, batched), (rules, players, seat)
+            assert np.array_equal(one[:v2.size], v2.observe_one(game.state, seat))
+        seen["long_history"] |= int(game.memory.plays_n[0]) > HISTORY
+        seen["known"] |= bool(game.memory.known.any())
+        seen["dark_side"] |= bool(game.state.side[0])
+        legal = game.state.mask[0]
+        plays = legal & is_play
+        game.step(np.array([rng.choice(np.flatnonzero(plays if plays.any() and rng.random() < 0.8 else legal))]))
+    assert seen["long_history"]
+    assert seen["dark_side"] or not game.engine.two_sided
+    assert seen["known"] or not options.get("seven_o")
