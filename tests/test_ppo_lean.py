@@ -188,3 +188,25 @@ def test_a_resumed_session_may_change_the_learning_rate_and_keeps_it_for_later_r
     cfg = ppo_lean.parse_args(["--runs-dir", str(tmp_path), "--run-name", "lr", "--resume"])
     assert cfg.learning_rate == pytest.approx(1e-4)  # the changed rate stays for the next resume
     assert [s["end_step"] for s in state["sessions"]] == [128, 256]
+
+
+@pytest.mark.parametrize("teacher", ["heuristic", "v2 agent"])
+def test_a_run_can_start_by_cloning_an_agent_and_reports_the_agreement_it_reached(tmp_path, teacher):
+    """``--distill``: a bot's choices or a trained policy's distribution (a v2 agent into a bigger v3
+    network) are cloned before PPO; the held-out agreement rises well above the untrained network's, and
+    a resumed run starts from the clone without cloning again."""
+    name = "heuristic" if teacher == "heuristic" else V2_AGENTS[2] + ".json"
+    run = _train(tmp_path, "--run-name", "bc", "--total-steps", "128", "--distill", name, "--distill-decisions",
+                 "4000", "--distill-epochs", "6", "--observation", "v3")
+    report = json.loads((run / "distill.json").read_text())
+    assert report["decisions"] >= 4000 and report["held_out"] > 0
+    assert report["agreement_with_a_choice"] > report["agreement_with_a_choice_before"] + 0.15
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "bc", "--resume",
+                          "--total-steps", "256"]) == 0
+    assert json.loads((run / "distill.json").read_text()) == report
+
+
+def test_cloning_and_copying_an_agent_are_exclusive(tmp_path, capsys):
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "x", "--distill", "heuristic",
+                          "--init-agent", V2_AGENTS[2] + ".json"]) == 2
+    assert "give one" in capsys.readouterr().err

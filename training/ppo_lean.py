@@ -84,6 +84,10 @@ class Config:
     net_arch: str = field(default="256,256", metadata={"help": "hidden sizes of the policy and value MLPs"})
     init_agent: str = field(default="", metadata={"help": "start from this exported agent's weights (a shipped "
                                                           "name or a .json path); a v2 agent widens to v3"})
+    distill: str = field(default="", metadata={"help": "start by cloning this agent instead (any agent: a bot, "
+                                                       "a shipped name, a path; another network size is fine)"})
+    distill_decisions: int = field(default=500_000, metadata={"help": "decisions of the --distill agent to clone"})
+    distill_epochs: int = field(default=8, metadata={"help": "passes over the cloned decisions"})
     seed: int = field(default=0, metadata={"help": "seed of games, opponents, network and sampling"})
     run_name: str = field(default="", metadata={"help": "folder under --runs-dir (default: derived)"})
     runs_dir: str = field(default="runs", metadata={"help": "parent folder of the runs"})
@@ -127,6 +131,11 @@ class Config:
                              f"{self.n_envs * self.n_steps} samples")
         parse_net_arch(self.net_arch)
         self.env_options()
+        if self.init_agent and self.distill:
+            raise ValueError("--init-agent and --distill both set the initial network; give one")
+        if self.distill and (self.distill_decisions < 10 * self.n_envs or self.distill_epochs < 1):
+            raise ValueError(f"--distill-decisions must be at least 10 x --n-envs = {10 * self.n_envs} and "
+                             f"--distill-epochs positive, got {self.distill_decisions} and {self.distill_epochs}")
 
 
 # may differ on resume: the length and bookkeeping of the run, this session's settings, and the optimisation's
@@ -240,6 +249,86 @@ def warm_start(name_or_path: str, game, net: ActorCritic) -> dict:
             wide[:, :value.shape[1]] = value
             state[key] = wide
     return state
+
+
+def distill(trainer: LeanPPO, log=print) -> dict:
+    """Clone ``--distill``'s play into the network before PPO starts (behaviour cloning).
+
+    The teacher plays the learner's seat in the training games for ``distill_decisions`` decisions; the
+    policy learns its choices (a trained policy's whole distribution, a bot's chosen action) and the value
+    head the discounted outcome that followed, so PPO starts from the teacher's strength with a critic
+    that already knows it.  A tenth of the games are held out to measure agreement (the share of held-out
+    decisions where the network's most likely action is the teacher's), which says whether the network is
+    big enough to represent the teacher (issue #25 asks for 98% before PPO)."""
+    import agents
+    from agents.policy import PolicyAgent
+
+    cfg, games, net = trainer.cfg, trainer.games, trainer.net
+    teacher = agents.load(cfg.distill, game=games.game, seed=cfg.seed)
+    N, T = cfg.n_envs, -(-cfg.distill_decisions // cfg.n_envs)
+    O, A = games.observation_size, games.num_actions
+    obs, mask = np.zeros((T, N, O), np.float32), np.zeros((T, N, A), bool)
+    target, rew, done = np.zeros((T, N, A), np.float32), np.zeros((T, N), np.float32), np.zeros((T, N), bool)
+    o, m = trainer._obs, trainer._mask
+    t0 = time.time()
+    for t in range(T):
+        obs[t], mask[t] = o, m
+        if isinstance(teacher, PolicyAgent):
+            x = o[:, :teacher.size] if teacher.observation == "v2" and teacher.size else o
+            with torch.no_grad():
+                dist = teacher.policy.get_distribution(torch.from_numpy(np.ascontiguousarray(x)), action_masks=m)
+            target[t] = dist.distribution.probs.numpy()
+            action = target[t].argmax(1)
+        else:
+            action = np.asarray(teacher.act(o, m), np.int64)
+            target[t, np.arange(N), action] = 1.0
+        out = games.step(action)
+        rew[t], done[t] = out["reward"], out["terminated"] | out["truncated"]
+        ended = np.flatnonzero(done[t])
+        games.restart(ended)
+        o, m = games.observe(), games.action_masks()
+    trainer._obs, trainer._mask = o, m
+    ret, following = np.zeros((T, N), np.float32), np.zeros(N, np.float32)  # the outcome that followed, discounted
+    for t in reversed(range(T)):
+        following = rew[t] + cfg.gamma * following * ~done[t]
+        ret[t] = following
+    complete = np.cumsum(done[::-1], 0)[::-1] > 0  # decisions whose episode ended within the collection
+    held = np.arange(N) >= N - max(1, N // 10)
+    train_i = (~held[None, :] & complete).reshape(-1)
+    test_i = np.broadcast_to(held[None, :], (T, N)).reshape(-1)
+    X, M = torch.from_numpy(obs.reshape(T * N, O)), torch.from_numpy(mask.reshape(T * N, A))
+    Y, R = torch.from_numpy(target.reshape(T * N, A)), torch.from_numpy(ret.reshape(T * N))
+    idx = torch.from_numpy(np.flatnonzero(train_i))
+    held_i = torch.from_numpy(np.flatnonzero(test_i))
+    choices = M[held_i].sum(1) > 1  # decisions with a choice (a lone legal action agrees trivially)
+
+    def agreement() -> tuple[float, float]:
+        with torch.no_grad():
+            same = torch.cat([(net(X[k], M[k])[0].argmax(1) == Y[k].argmax(1)).float()
+                              for k in held_i.split(16384)])
+        return round(same.mean().item(), 4), round(same[choices].mean().item(), 4)
+
+    before = agreement()
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3, eps=1e-5)
+    bs = cfg.batch_size
+    for epoch in range(cfg.distill_epochs):
+        order = idx[torch.randperm(idx.numel(), generator=trainer.gen)]
+        for start in range(0, order.numel(), bs):
+            i = order[start:start + bs]
+            logp, value = net(X[i], M[i])
+            policy_loss = -(Y[i] * logp.clamp(min=-1e4)).sum(1).mean()  # cross-entropy to the teacher
+            value_loss = torch.nn.functional.mse_loss(value, R[i])
+            opt.zero_grad()
+            (policy_loss + cfg.vf_coef * value_loss).backward()
+            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            opt.step()
+        log(f"distill epoch {epoch + 1}/{cfg.distill_epochs}: policy loss {policy_loss.item():.4f}, "
+            f"value loss {value_loss.item():.4f}")
+    after = agreement()
+    return {"teacher": cfg.distill, "decisions": int(T * N), "trained_on": int(train_i.sum()),
+            "held_out": int(held_i.numel()), "agreement": after[0], "agreement_with_a_choice": after[1],
+            "agreement_before": before[0], "agreement_with_a_choice_before": before[1], "epochs": cfg.distill_epochs,
+            "seconds": round(time.time() - t0, 1)}
 
 
 # ---------------------------------------------------------------------------------- the trainer
@@ -448,6 +537,12 @@ def train(cfg: Config) -> Path:
     if cfg.resume:
         trainer.load(ckpt)
         print(f"resuming {run} at step {trainer.step} (update {trainer.updates})", flush=True)
+    elif cfg.distill:
+        report = distill(trainer, log=lambda line: print(line, flush=True))
+        (run / "distill.json").write_text(json.dumps(report, indent=1))
+        print(f"cloned {cfg.distill}: agreement {report['agreement']:.2%} on {report['held_out']} held-out "
+              f"decisions ({report['agreement_with_a_choice']:.2%} where there was a choice)", flush=True)
+        trainer.save(ckpt)  # PPO resumes from the cloned network, not from a new clone
     session = {"start_step": trainer.step, "end_step": trainer.step, "seconds": 0.0,
                "command": " ".join(sys.argv[1:])}
     trainer.sessions.append(session)
