@@ -210,3 +210,21 @@ def test_cloning_and_copying_an_agent_are_exclusive(tmp_path, capsys):
     assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "x", "--distill", "heuristic",
                           "--init-agent", V2_AGENTS[2] + ".json"]) == 2
     assert "give one" in capsys.readouterr().err
+
+
+def test_a_snapshot_ships_with_the_sessions_that_led_to_it_and_loads_by_path(tmp_path):
+    import agents
+    from training import ship
+
+    run = _train(tmp_path, "--run-name", "s", "--total-steps", "512", "--snapshot-every", "256",
+                 "--checkpoint-every", "256")
+    evals = tmp_path / "evals.jsonl"
+    evals.write_text(json.dumps({"agent": "s@256", "win_rate": 0.5}) + "\n")
+    assert ship.main(["--run", str(run), "--checkpoint", "snapshots/step_256", "--name", "mine",
+                      "--out-dir", str(tmp_path / "models"), "--evaluations", str(evals)]) == 0
+    agent = agents.load(tmp_path / "models" / "mine")
+    assert agent.meta["trained_steps"] == 256 and agent.meta["training_evaluations"][0]["win_rate"] == 0.5
+    assert [s["end_step"] for s in agent.meta["sessions"]] == [256]
+    assert 0 < agent.meta["train_seconds"] <= json.loads((run / "sessions.json").read_text())["train_seconds"]
+    assert ship.main(["--run", str(run), "--checkpoint", "snapshots/step_999", "--name", "x",
+                      "--out-dir", str(tmp_path / "models")]) == 2

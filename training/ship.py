@@ -7,6 +7,10 @@ steps and wall time, and where it came from; the weights are a plain state dict,
 
     python -m training.ship --run runs/std2p --checkpoint step_8000000 --name ppo-standard_en-2p \\
         --train-seconds 6400 --command "python -m training.train_ppo ..."
+
+A ``training.ppo_lean`` run ships one of its snapshots (``--checkpoint snapshots/step_N``); its sessions
+(steps, wall time and command of each) come from the run's checkpoint, and ``--evaluations FILE`` adds
+the JSON lines of the evaluations that chose it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: flo
     if not cfg_path.exists():
         raise FileNotFoundError(f"no run at {run} (missing config.json)")
     cfg = json.loads(cfg_path.read_text())
+    if (run / f"{checkpoint}.json").is_file():  # a ppo_lean snapshot
+        return ship_snapshot(run, checkpoint, name, command, train_seconds, out_dir, cfg)
     ckpt = run / "checkpoints" / (checkpoint if checkpoint.endswith(".zip") else checkpoint + ".zip")
     if not ckpt.exists():
         have = sorted(p.name for p in (run / "checkpoints").glob("*.zip"))
@@ -51,6 +57,34 @@ def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: flo
         "checkpoint": ckpt.name, "args": cfg, "training_evaluations": evals})
 
 
+def ship_snapshot(run: Path, snapshot: str, name: str, command: str, train_seconds: float | None,
+                  out_dir: Path, cfg: dict, evaluations: list | None = None) -> Path:
+    """Ship a ``training.ppo_lean`` snapshot (``snapshots/step_N``) with its run's sessions up to it."""
+    import torch
+
+    from agents.policy import PolicyAgent
+    from uno_env import VecGame
+
+    meta = json.loads((run / f"{snapshot}.json").read_text())
+    game = VecGame(meta["rules"], meta["players"], observation=meta.get("observation", "v2"), **meta["options"])
+    agent = PolicyAgent.load(run / snapshot, game=game, name=name)
+    steps = int(meta["trained_steps"])
+    sessions = []
+    latest = run / "checkpoints" / "latest.pt"
+    if latest.exists():  # the sessions that led to this snapshot (a run's own checkpoint: trusted)
+        state = torch.load(latest, map_location="cpu", weights_only=False)
+        for s in state["sessions"]:
+            if s["start_step"] < steps:  # a session the snapshot cuts counts pro rata
+                share = (min(s["end_step"], steps) - s["start_step"]) / max(1, s["end_step"] - s["start_step"])
+                sessions.append(dict(s, end_step=min(s["end_step"], steps), seconds=round(s["seconds"] * share, 1)))
+    if train_seconds is None and sessions:
+        train_seconds = round(sum(s["seconds"] for s in sessions), 1)
+    return agent.export(out_dir / name, game, extra={
+        "trained_steps": steps, "train_seconds": train_seconds, "trainer": "training.ppo_lean",
+        "command": command or "python -m training.ppo_lean " + (sessions[0]["command"] if sessions else ""),
+        "checkpoint": snapshot, "args": cfg, "sessions": sessions, "training_evaluations": evaluations or []})
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.ship", description=__doc__.split("\n\n")[0])
     p.add_argument("--run", type=Path, required=True, help="the run folder (runs/NAME)")
@@ -59,9 +93,17 @@ def main(argv=None) -> int:
     p.add_argument("--command", default="", help="the command that trained it (recorded)")
     p.add_argument("--train-seconds", type=float, default=None, help="training wall time (recorded)")
     p.add_argument("--out-dir", type=Path, default=MODELS, help="where NAME.json and NAME.pt go")
+    p.add_argument("--evaluations", type=Path, default=None,
+                   help="a ppo_lean snapshot: JSON lines of the evaluations that chose it (recorded)")
     args = p.parse_args(argv)
     try:
-        path = ship(args.run, args.checkpoint, args.name, args.command, args.train_seconds, args.out_dir)
+        if args.evaluations is not None:
+            cfg = json.loads((args.run / "config.json").read_text())
+            evals = [json.loads(x) for x in args.evaluations.read_text().splitlines() if x.strip()]
+            path = ship_snapshot(args.run, args.checkpoint, args.name, args.command, args.train_seconds,
+                                 args.out_dir, cfg, evals)
+        else:
+            path = ship(args.run, args.checkpoint, args.name, args.command, args.train_seconds, args.out_dir)
     except (FileNotFoundError, ValueError) as exc:
         print(f"ship: error: {exc}", file=sys.stderr)
         return 2
