@@ -7,7 +7,9 @@ seat.  A property every path must keep: a seat never "knows" more copies of a fa
 holds.  And the memory must change nothing else: the same games with memory on and off.
 """
 
+import copy
 import dataclasses
+import pickle
 
 import numpy as np
 import pytest
@@ -162,3 +164,23 @@ def test_a_game_of_one_observes_in_v3_as_the_batched_observer_at_every_step(rule
     assert seen["long_history"]
     assert seen["dark_side"] or not game.engine.two_sided
     assert seen["known"] or not options.get("seven_o")
+
+
+@pytest.mark.parametrize("copy_game", [lambda g: pickle.loads(pickle.dumps(g)), copy.deepcopy],
+                         ids=["pickle", "deepcopy"])
+def test_a_copied_game_remembers_and_observes_as_the_original(copy_game):
+    """The per-seat arrays are views of one record (``Memory.seat_record``): a copy keeps them so."""
+    game = VecGame("standard_en", 3, batch_size=1, seed=3, observation="v3")
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        game.step(np.array([rng.choice(np.flatnonzero(game.state.mask[0]))]))
+    clone = copy_game(game)
+    for _ in range(80):
+        a = np.array([rng.choice(np.flatnonzero(game.state.mask[0]))])
+        game.step(a)
+        clone.step(a)
+        for name in Memory.ARRAYS:
+            assert np.array_equal(getattr(game.memory, name), getattr(clone.memory, name)), name
+        for seat in range(3):
+            assert np.array_equal(game.observer.observe_one(game.state, seat),
+                                  clone.observer.observe_one(clone.state, seat))

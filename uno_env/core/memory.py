@@ -43,6 +43,7 @@ from .actions import CHALLENGE, PLAY
 from .actions import CHOOSE as A_CHOOSE
 
 HISTORY = 8  # plays remembered in order (observation v3's ``recent``)
+SEAT_FIELDS = ("lacks", "drawn", "held", "last_col", "last_prev", "last_flags", "last_at", "decl", "decl_at")
 LACK_CAP = 100  # cards drawn since a lack: counted up to here (int8)
 TALLY_CAP = 30  # a tally the observation reads is capped here (so its bound is finite)
 _SEAT_BITS, _FACE_BITS = 4, 8  # a history entry packs seat | face << 4 | (colour + 1) << 12
@@ -54,20 +55,21 @@ class Memory:
     Arrays (``P`` seats, ``F`` faces, ``T`` tallies, ``K`` kinds):
         tally: ``(B, P, T) int16`` cards each seat played this round by colour (the deck's colours,
             then wild), by kind (number, then each action symbol of the deck), then colours declared.
-        lacks: ``(B, P) int16`` bit ``c``: the seat drew or passed in its turn while colour state ``c``
-            was active, since it last played (moves with its hand).
-        drawn: ``(B, P) int16`` cards the seat drew since it last played (moves with its hand).
+        lacks, drawn, held, last_col, last_prev, last_flags, last_at, decl, decl_at: ``(B, P) int32`` each, the
+            columns of ``seat_record`` (``SEAT_FIELDS``; one block, so that one game's record is read with
+            one call, as the one-game observation does):
+        lacks: bit ``c``: the seat drew or passed in its turn while colour state ``c`` was active, since it
+            last played (moves with its hand).
+        drawn: cards the seat drew since it last played (moves with its hand).
+        held: bit ``c``: the seat played a card of colour ``c`` since it last drew (moves with its hand).
+        last_col: the colour slot (the deck's colours, then wild) of the card the seat played last this
+            round, -1 none; ``last_prev``: the colour state active before it; ``last_flags``: bit 0: it
+            drew or passed in its turn since its play before (the play followed a lack), bit 1: it changed
+            the active colour; ``last_at``: ``plays_n`` just after it.
+        decl: the colour slot the seat declared last this round, -1 none; ``decl_at``: ``plays_n`` when
+            it declared.
         known: ``(B, P, P, F) int8`` ``known[b, o, s, f]``: copies of face ``f`` (side in play) that
             seat ``o`` knows seat ``s`` holds.
-        last_col: ``(B, P) int8`` the colour slot (the deck's colours, then wild) of the card the seat
-            played last this round, -1 none; ``last_prev``: ``(B, P) int8`` the colour state active before
-            it; ``last_flags``: ``(B, P) int8`` bit 0: it drew or passed in its turn since its play before
-            (the play followed a lack), bit 1: it changed the active colour; ``last_at``: ``(B, P) int32``
-            ``plays_n`` just after it.
-        decl: ``(B, P) int8`` the colour slot the seat declared last this round, -1 none; ``decl_at``:
-            ``(B, P) int32`` ``plays_n`` when it declared.
-        held: ``(B, P) int16`` bit ``c``: the seat played a card of colour ``c`` since it last drew (moves
-            with its hand).
         lack_n: ``(B, P, C) int8`` cards the seat drew since it last drew or passed in its turn on colour
             ``c`` (the deck's colours), capped at ``LACK_CAP``; -1: never this round (moves with its hand).
         history: ``(B, HISTORY) int32`` the last plays, packed (``plays`` decodes), ring-indexed by
@@ -106,7 +108,7 @@ class Memory:
             elif A.kind[a] == A_CHOOSE:
                 rows[a, self.declared_at + self.colors.index(int(A.color[a]))] = 1
         self.ACTION_TALLY = rows
-        self.ACTION_TALLY_L = rows.tolist()
+        self.ACTION_TALLY_COLS = [np.flatnonzero(r).tolist() for r in rows]  # the columns a play adds 1 to
         # the history entry of each play action: its face and declared colour (-1: none)
         declared = np.where((A.kind == PLAY) & e.F_WILD[np.maximum(A.face, 0)], A.color, -1).astype(np.int32)
         self.ACTION_CODE = ((np.maximum(A.face, 0).astype(np.int32) << _SEAT_BITS)
@@ -129,21 +131,16 @@ class Memory:
         self.ACTION_COLSLOT_L, self.ACTION_DECL_L, self.ACTION_COLBIT_L = colslot.tolist(), decl.tolist(), \
             colbit.tolist()
         self.NEW_COLOR_L = e.A_NEW_COLOR.tolist()
+        self.A_FACE_L = e.A_FACE.tolist()
         assert F < 1 << _FACE_BITS and P <= 1 << _SEAT_BITS
         self.KF = e.KF  # (2, K) the face each kind shows on each side
         self.KF_L = e.KF.tolist()
         z = np.zeros
         self.tally = z((B, P, T), np.int16)
-        self.lacks = z((B, P), np.int16)
-        self.drawn = z((B, P), np.int16)
+        self.seat_record = z((B, P, len(SEAT_FIELDS)), np.int32)
+        self._seat_views()
+        self.last_col[:] = self.last_prev[:] = self.decl[:] = -1
         self.known = z((B, P, P, F), np.int8)
-        self.last_col = np.full((B, P), -1, np.int8)
-        self.last_prev = np.full((B, P), -1, np.int8)
-        self.last_flags = z((B, P), np.int8)
-        self.last_at = z((B, P), np.int32)
-        self.decl = np.full((B, P), -1, np.int8)
-        self.decl_at = z((B, P), np.int32)
-        self.held = z((B, P), np.int16)
         self.C = C
         self.lack_n = np.full((B, P, C), -1, np.int8)
         self.history = z((B, HISTORY), np.int32)
@@ -155,6 +152,18 @@ class Memory:
         self.shown = z((B, K), np.int8)
         self._rot = {d: (np.arange(P) - d) % P for d in (-1, 1)}  # seat p takes the hand of p - d
         self._next = {d: (np.arange(P) + d) % P for d in (-1, 1)}
+
+    def _seat_views(self) -> None:
+        """``lacks``, ``drawn`` ... as views of ``seat_record``: writes to them are writes to the record."""
+        for i, name in enumerate(SEAT_FIELDS):
+            setattr(self, name, self.seat_record[:, :, i])
+
+    def __getstate__(self) -> dict:  # a copy (pickle, deepcopy) makes the views again, of its own record
+        return {k: v for k, v in self.__dict__.items() if k not in SEAT_FIELDS}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._seat_views()
 
     ARRAYS = ("tally", "lacks", "drawn", "known", "last_col", "last_prev", "last_flags", "last_at", "decl",
               "decl_at", "held", "lack_n", "history", "plays_n", "challenges", "challenger", "offender", "guilty",
@@ -209,8 +218,9 @@ class Memory:
         P = self.P
         on = np.arange(seats.shape[1])[None, :] < counts[:, None]
         cell = ((R * P)[:, None] + seats)[on]
-        np.add.at(self.drawn.reshape(-1), cell, 1)
-        self.held.reshape(-1)[cell] = 0
+        game, seat = np.broadcast_to(R[:, None], on.shape)[on], seats[on]
+        np.add.at(self.drawn, (game, seat), 1)
+        self.held[game, seat] = 0
         ln = self.lack_n.reshape(P * self.lack_n.shape[0], -1)  # (game * seat, C)
         seen = np.zeros(ln.shape[0], np.int16)
         np.add.at(seen, cell, 1)  # cards each (game, seat) drew in this chain
@@ -220,7 +230,7 @@ class Memory:
         ok = c < self.C
         ln[cell[ok], c[ok]] = 0  # it drew on that colour: the lack is fresh
         bit = np.left_shift(1, st.color[R].astype(np.int16)).astype(np.int16)
-        self.lacks.reshape(-1)[cell] |= np.broadcast_to(bit[:, None], on.shape)[on]
+        self.lacks[game, seat] |= np.broadcast_to(bit[:, None], on.shape)[on]
 
     def played(self, st, R, seats, kinds, actions) -> None:
         """Seats played ``kinds`` by ``actions`` (before the card's effect)."""
@@ -323,9 +333,9 @@ class Memory:
         if st is self.st:
             self.drawn[0, seat] += k
             self.held[0, seat] = 0
-            ln = self.lack_n[0, seat]
-            if ln.max() >= 0:
-                self.lack_n[0, seat] = np.where(ln >= 0, np.minimum(ln.astype(np.int16) + k, LACK_CAP), -1)
+            ln = self.lack_n[0, seat].tolist()  # a few colours: list operations beat array calls
+            if max(ln) >= 0:
+                self.lack_n[0, seat] = [min(x + k, LACK_CAP) if x >= 0 else -1 for x in ln]
 
     def lacked_one(self, st, seat: int) -> None:
         if st is self.st:
@@ -337,23 +347,19 @@ class Memory:
     def played_one(self, st, seat: int, a: int) -> None:
         if st is not self.st:
             return
-        self.tally[0, seat] += self.ACTION_TALLY[a]
-        n = self.plays_n.item(0)
-        prev = st.color.item(0)
-        self.last_col[0, seat] = self.ACTION_COLSLOT_L[a]
-        self.last_prev[0, seat] = prev
-        self.last_flags[0, seat] = (self.lacks.item(0, seat) != 0) | ((self.NEW_COLOR_L[a] != prev) << 1)
-        self.last_at[0, seat] = n + 1
+        tally = self.tally[0, seat]
+        for t in self.ACTION_TALLY_COLS[a]:
+            tally[t] += 1
+        n, prev = self.plays_n.item(0), st.color.item(0)
+        record = self.seat_record[0, seat]  # SEAT_FIELDS, read and written in one call each
+        lacks, _, held, _, _, _, _, decl, decl_at = record.tolist()
         d = self.ACTION_DECL_L[a]
-        if d >= 0:
-            self.decl[0, seat] = d
-            self.decl_at[0, seat] = n + 1
-        self.held[0, seat] |= self.ACTION_COLBIT_L[a]
-        self.lacks[0, seat] = 0
-        self.drawn[0, seat] = 0
-        face = self.e.A_FACE[a]
+        record[:] = (0, 0, held | self.ACTION_COLBIT_L[a], self.ACTION_COLSLOT_L[a], prev,
+                     (lacks != 0) | ((self.NEW_COLOR_L[a] != prev) << 1), n + 1,
+                     decl if d < 0 else d, decl_at if d < 0 else n + 1)
+        face = self.A_FACE_L[a]
         col = self.known[0, :, seat, face]
-        if col.any():
+        if np.count_nonzero(col):  # a C call: a fraction of ``col.any()`` on a few seats
             self.known[0, :, seat, face] = np.maximum(col - 1, 0)
         self.history[0, n % HISTORY] = self.ACTION_CODE_L[a] | seat
         self.plays_n[0] = n + 1
@@ -416,4 +422,4 @@ def challenged_hand(engine, st, row: int, action: int) -> dict | None:
             "guilty": bool(st.guilty[row])}
 
 
-__all__ = ["HISTORY", "Memory", "challenged_hand", "enable"]
+__all__ = ["HISTORY", "Memory", "SEAT_FIELDS", "challenged_hand", "enable"]

@@ -29,7 +29,7 @@ import numpy as np
 
 from .cards import NUM_COLOR_STATES
 from .legal import top_face
-from .memory import TALLY_CAP
+from .memory import LACK_CAP, SEAT_FIELDS, TALLY_CAP
 from .state import DRAWN, PHASE_NAMES, State
 
 LACK_DECAY = (0.7 ** np.arange(128)).astype(np.float32)  # weight of a lack after ``n`` cards drawn
@@ -113,6 +113,29 @@ _DESCRIPTIONS = {name: text for name, _, text in SLOTS + SLOTS_V3}
 VERSIONS = ("v2", "v3")
 
 
+class _BitPositions(dict):
+    """``start << NUM_COLOR_STATES | mask`` -> the positions of the mask's bits from ``start``, filled as read."""
+
+    def __missing__(self, key: int) -> tuple:
+        value = self[key] = tuple((key >> NUM_COLOR_STATES) + c for c in range(NUM_COLOR_STATES) if key >> c & 1)
+        return value
+
+
+class _PlayPositions(dict):
+    """A remembered play's code (seat | face << 4 | (declared colour + 1) << 12, ``core.memory``) -> the positions
+    of its one-hots in the entry of ``recent`` at ``at``, seen from ``seat``; filled as read."""
+
+    def __init__(self, at: int, seat: int, P: int, F: int, color_slot: list):
+        super().__init__()
+        self.at, self.seat, self.P, self.F, self.color_slot = at, seat, P, F, color_slot
+
+    def __missing__(self, code: int) -> tuple:
+        at, P, c = self.at, self.P, self.color_slot[code >> 12]
+        value = self[code] = (at + ((code & 0xF) - self.seat) % P, at + P + ((code >> 4) & 0xFF)) + \
+            ((at + P + self.F + c,) if c >= 0 else ())
+        return value
+
+
 @dataclass(frozen=True)
 class Slot:
     name: str
@@ -171,6 +194,14 @@ class Observer:
             self.color_slot = np.full(NUM_COLOR_STATES + 1, -1, np.intp)  # declared colour id + 1 -> slot
             for i, c_ in enumerate(self.colors):
                 self.color_slot[c_ + 1] = i
+            # ``_memory_one``'s tables: on one game a numpy call costs far more than its arithmetic, so the
+            # dense slices are one gather and one look-up each, the sparse ones item writes
+            rel_rows = [(s_ + np.arange(P)) % P for s_ in range(P)]
+            self._tally_cells = [(r[:, None] * T + np.arange(T)).ravel() for r in rel_rows]
+            self._lack_cells = [(r[:, None] * C + np.arange(C)).ravel() for r in rel_rows]
+            self._tally_value = np.arange(TALLY_CAP + 1, dtype=np.float32) / np.float32(10.0)  # taken with clip
+            self._lack_value = np.append(LACK_DECAY[:LACK_CAP + 1], np.float32(0))  # taken with wrap: -1 -> 0
+            self._decay = DECAY.tolist()
         spec, pos = [], 0
         for name, size in sizes:
             spec.append(Slot(name, pos, pos + size, _DESCRIPTIONS.get(name, "")))
@@ -181,11 +212,15 @@ class Observer:
         self.size = pos
         c = e.config
         self.score_scale = float(max(c.target, c.starting_points))
-        if e.two_sided:
-            m = np.zeros((2, e.K, F), np.float32)
-            for s in (0, 1):
-                m[s, np.arange(e.K), e.KF[s]] = 1.0
-            self.kind_to_face = m  # counts per kind @ m[side] = counts per face on that side
+        # ``observe_one``'s tables: each observer's seats in relative order; per side, the face of each kind,
+        # and the cell (opponent, face) of each (opponent, kind) of the other hands, for one bincount
+        self._rel = [[(s_ + i) % P for i in range(P)] for s_ in range(P)]
+        self._rel_rows = [np.array(r, np.intp) for r in self._rel]
+        self._kf = [np.ascontiguousarray(e.KF[s_]) for s_ in (0, 1)]
+        self._kf_l = e.KF.tolist()
+        self._back_cells = [(np.arange(P - 1)[:, None] * F + e.KF[s_][None, :]).ravel() for s_ in (0, 1)]
+        if self.v3:
+            self._memory_one_tables()
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """(low, high) float32 bounds of every observation entry (for a Gymnasium ``Box``)."""
@@ -247,60 +282,65 @@ class Observer:
     def observe_one(self, st: State, seat: int) -> np.ndarray:
         """``observe(st, [0], [seat])[0]`` for a state of one game, by item reads: the same vector at a
         fraction of the cost of ``observe``'s array operations on one row (the AEC env's fast path).
-        ``tests/test_scalar.py`` checks that the two agree."""
-        e, P, S = self.e, self.e.P, self.starts
+        On one game a numpy call costs many times its arithmetic, and an item write about a tenth of a
+        call: the one-hots are gathered and written by one ``put``, values only where they are not 0.
+        ``tests/test_scalar.py`` and ``tests/test_memory.py`` check that the two agree."""
+        e, P, F, S = self.e, self.e.P, self.e.F, self.starts
         side = st.side.item(0)
-        if e.two_sided:  # copies per kind -> copies per face of a side
-            faces, face_of = (lambda counts, s: np.bincount(e.KF[s], counts, e.F)), e.KF[side]
-        else:  # one side: faces are kinds
-            faces, face_of = (lambda counts, s: counts), None
         o = np.zeros(self.size, np.float32)
-        o[S["seat"] + seat] = 1
-        o[S["hand"]:S["hand"] + e.F] = faces(st.hands[0, seat], side)
+        at = S["hand"]
+        if e.two_sided:  # copies per kind -> copies per face of the side in play
+            kf, face_of = self._kf[side], self._kf_l[side]
+            o[at:at + F] = np.bincount(kf, st.hands[0, seat], F)
+        else:  # one side: faces are kinds
+            o[at:at + F] = st.hands[0, seat]
         top = st.discard.item(0, st.disc_n.item(0) - 1)
-        o[S["top"] + (top if face_of is None else face_of[top])] = 1
-        o[S["color"] + st.color.item(0)] = 1
-        o[S["direction"]] = st.direction.item(0)
         phase, actor = st.phase.item(0), st.actor.item(0)
-        o[S["phase"] + phase] = 1
-        o[S["acting"] + (actor - seat) % P] = 1
-        o[S["turn"] + (st.turn_seat.item(0) - seat) % P] = 1
-        o[S["played_by"] + (st.origin.item(0) - seat) % P] = 1
-        o[S["pending"]] = st.pending.item(0) / 10.0
-        o[S["pending"] + 1] = st.pending_color.item(0)
-        o[S["challengeable"]] = st.challengeable.item(0)
-        o[S["prev_color"] + st.prev_color.item(0)] = 1
+        ones = [S["seat"] + seat, S["top"] + (face_of[top] if e.two_sided else top), S["color"] + st.color.item(0),
+                S["phase"] + phase, S["acting"] + (actor - seat) % P, S["turn"] + (st.turn_seat.item(0) - seat) % P,
+                S["played_by"] + (st.origin.item(0) - seat) % P, S["prev_color"] + st.prev_color.item(0)]
+        o[S["direction"]] = st.direction.item(0)
+        if st.pending.item(0):
+            o[S["pending"]] = st.pending.item(0) / 10.0
+        if st.pending_color.item(0):
+            o[S["pending"] + 1] = 1
+        if st.challengeable.item(0):
+            o[S["challengeable"]] = 1
         mine = actor == seat
         if phase == DRAWN and mine:
             drawn = st.drawn.item(0)
-            o[S["drawn"] + (drawn if face_of is None else face_of[drawn])] = 1
-        o[S["declared"]] = st.declared.item(0) and mine
-
-        def rel(a: np.ndarray) -> list:  # a seat-indexed row, from the observer's seat on
-            x = a[0].tolist()
-            return x[seat:] + x[:seat]
-
-        o[S["hand_sizes"]:S["hand_sizes"] + P] = [x / 10.0 for x in rel(st.hand_n)]
-        o[S["vulnerable"]:S["vulnerable"] + P] = rel(st.vulnerable)
-        for p, c in enumerate(rel(st.drew_on)):
-            if c >= 0:
-                o[S["drew_on"] + p * NUM_COLOR_STATES + c] = 1
-        o[S["discard"]:S["discard"] + e.F] = faces(st.pile_counts[0], side)
+            ones.append(S["drawn"] + (face_of[drawn] if e.two_sided else drawn))
+        if mine and st.declared.item(0):
+            o[S["declared"]] = 1
+        hand_n, vulnerable, drew_on = st.hand_n[0].tolist(), st.vulnerable[0].tolist(), st.drew_on[0].tolist()
+        scores, scale = st.scores[0].tolist(), self.score_scale
+        s_sizes, s_vuln, s_drew, s_scores = S["hand_sizes"], S["vulnerable"], S["drew_on"], S["scores"]
+        for i, p in enumerate(self._rel[seat]):
+            o[s_sizes + i] = hand_n[p] / 10.0
+            if vulnerable[p]:
+                ones.append(s_vuln + i)
+            if drew_on[p] >= 0:
+                ones.append(s_drew + i * NUM_COLOR_STATES + drew_on[p])
+            if scores[p]:
+                o[s_scores + i] = scores[p] / scale
+        at = S["discard"]
+        o[at:at + F] = np.bincount(kf, st.pile_counts[0], F) if e.two_sided else st.pile_counts[0]
         dn = st.draw_n.item(0)
         o[S["draw_pile"]] = dn / e.N
-        o[S["scores"]:S["scores"] + P] = [x / self.score_scale for x in rel(st.scores)]
-        if e.two_sided:
-            o[S["side"]] = side
+        if side:
+            o[S["side"]] = 1
         if self.backs:  # the other side of the opponents' cards and of the draw pile's top card
-            others = st.hands[0][[(seat + i) % P for i in range(1, P)]]
-            backs = others.astype(np.float32) @ self.kind_to_face[1 - side]  # (P - 1, F)
-            o[S["opponent_backs"]:S["opponent_backs"] + (P - 1) * e.F] = backs.ravel()
+            at = S["opponent_backs"]
+            o[at:at + (P - 1) * F] = np.bincount(self._back_cells[1 - side],
+                                                 st.hands[0].take(self._rel_rows[seat][1:], 0).ravel(), (P - 1) * F)
             if dn:
-                o[S["draw_top_back"] + e.KF[1 - side, st.draw.item(0, dn - 1)]] = 1
+                ones.append(S["draw_top_back"] + self._kf_l[1 - side][st.draw.item(0, dn - 1)])
         if self.v3:
-            self._memory_one(o, st, seat, side)
+            self._memory_one(o, ones, st, seat, side)
             if self.backs:
-                o[S["discard_backs"]:S["discard_backs"] + e.F] = faces(st.pile_counts[0], 1 - side)
+                at = S["discard_backs"]
+                o[at:at + F] = np.bincount(self._kf[1 - side], st.pile_counts[0], F)
+        o.put(ones, 1.0)
         return o
 
     def memory(self, st: State):
@@ -312,60 +352,65 @@ class Observer:
                              "the deal)")
         return mem
 
-    def _memory_one(self, o: np.ndarray, st: State, seat: int, side: int) -> None:
-        """v3's slices of one game (``observe_one``)."""
-        mem, P, F, S = self.memory(st), self.e.P, self.e.F, self.starts
-        order = [(seat + i) % P for i in range(P)]
-        o[S["played"]:S["played"] + P * self.T] = \
-            np.minimum(mem.tally[0, order], TALLY_CAP).astype(np.float32).ravel() / 10.0
-        lacks = mem.lacks[0].tolist()
-        drawn = mem.drawn[0].tolist()
-        base = S["lacks"]
-        for i, p in enumerate(order):
-            b = lacks[p]
-            while b:
-                low = b & -b
-                o[base + i * NUM_COLOR_STATES + low.bit_length() - 1] = 1
-                b ^= low
-            o[S["drawn_since"] + i] = min(max(drawn[p], 0), self.e.N) / 10.0
-        C = len(self.colors)
-        plays = mem.plays_n.item(0)
-        last_col, last_prev, flags = mem.last_col[0].tolist(), mem.last_prev[0].tolist(), mem.last_flags[0].tolist()
-        last_at, decl, decl_at, held = mem.last_at[0].tolist(), mem.decl[0].tolist(), mem.decl_at[0].tolist(), \
-            mem.held[0].tolist()
-        for i, p in enumerate(order):
-            c = last_col[p]
-            if c >= 0:
-                w = DECAY[min(max(plays - last_at[p], 0), 63)]
-                o[S["last_play"] + i * (C + 1) + c] = w
-                o[S["last_from"] + i * NUM_COLOR_STATES + last_prev[p]] = w
-            o[S["last_how"] + 2 * i] = flags[p] & 1
-            o[S["last_how"] + 2 * i + 1] = (flags[p] >> 1) & 1
-            if decl[p] >= 0:
-                o[S["declared_last"] + i * C + decl[p]] = DECAY[min(max(plays - decl_at[p], 0), 63)]
-            b = held[p]
-            while b:
-                low = b & -b
-                o[S["held"] + i * NUM_COLOR_STATES + low.bit_length() - 1] = 1
-                b ^= low
-        ln = mem.lack_n[0, order]  # (P, C)
-        o[S["lacked"]:S["lacked"] + P * C] = np.where(ln >= 0, LACK_DECAY[np.maximum(ln, 0)], 0).ravel()
-        known = mem.known[0, seat, order[1:]].astype(np.float32)  # (P-1, F)
-        o[S["known"]:S["known"] + (P - 1) * F] = known.ravel()
-        unseen = self.copies_by_side[side] - o[S["hand"]:S["hand"] + F] - o[S["discard"]:S["discard"] + F] \
-            - known.sum(0)
-        o[S["unseen"]:S["unseen"] + F] = unseen
-        n = mem.plays_n.item(0)
-        base, w, H = S["recent"], self.recent_width, self.H
-        hist = mem.history[0].tolist()
-        for j in range(min(n, H)):
-            code = hist[(n - 1 - j) % H]
-            at = base + j * w
-            o[at + ((code & 0xF) - seat) % P] = 1
-            o[at + P + ((code >> 4) & 0xFF)] = 1
-            c = self.color_slot[code >> 12]
-            if c >= 0:
-                o[at + P + F + c] = 1
+    def _memory_one_tables(self) -> None:
+        """``_memory_one``'s positions: per observer, each seat (relative order) with the start of its part of
+        each per-seat slice; the one-hots of a bit mask at a start, and of a remembered play in each entry
+        of ``recent``, looked up as they first occur."""
+        assert SEAT_FIELDS == ("lacks", "drawn", "held", "last_col", "last_prev", "last_flags", "last_at", "decl",
+                               "decl_at"), "the order _memory_one unpacks a seat's record in"
+        P, F, C, S, W = self.e.P, self.e.F, len(self.colors), self.starts, NUM_COLOR_STATES
+        self._seat_slots = [[(p, S["lacks"] + i * W, S["held"] + i * W, S["drawn_since"] + i,
+                              S["last_play"] + i * (C + 1), S["last_from"] + i * W, S["last_how"] + 2 * i,
+                              S["declared_last"] + i * C) for i, p in enumerate(rel)] for rel in self._rel]
+        self._bit_ones = _BitPositions()
+        color_slot = self.color_slot.tolist()
+        self._recent = [[_PlayPositions(S["recent"] + j * self.recent_width, s, P, F, color_slot)
+                         for j in range(self.H)] for s in range(P)]
+
+    def _memory_one(self, o: np.ndarray, ones: list, st: State, seat: int, side: int) -> None:
+        """v3's slices of one game (``observe_one``), the values ``_memory_rows`` gives (``o`` comes zeroed;
+        ``tests/test_memory.py`` compares the two after every step): the dense slices (tallies, lacks) by
+        one gather and one table look-up each, the others by item writes of what is not 0, the positions
+        of the one-hots added to ``ones`` (looked up in ``_memory_one_tables``'s tables)."""
+        mem, P, F, S = self.e.memory, self.e.P, self.e.F, self.starts
+        if mem is None or mem.st is not st:
+            mem = self.memory(st)  # the error
+        at = S["played"]
+        self._tally_value.take(mem.tally.reshape(-1).take(self._tally_cells[seat]), None,
+                               o[at:at + P * self.T], "clip")
+        at = S["lacked"]
+        self._lack_value.take(mem.lack_n.reshape(-1).take(self._lack_cells[seat]), None,
+                              o[at:at + P * len(self.colors)], "wrap")
+        plays, decay, bit_ones, N = mem.plays_n.item(0), self._decay, self._bit_ones, self.e.N
+        record = mem.seat_record[0].tolist()  # per seat: SEAT_FIELDS
+        for p, s_lacks, s_held, s_drawn, s_play, s_from, s_how, s_decl in self._seat_slots[seat]:
+            lacks, drawn, held, last_col, last_prev, flags, last_at, decl, decl_at = record[p]
+            if lacks:
+                ones += bit_ones[s_lacks << NUM_COLOR_STATES | lacks]
+            if held:
+                ones += bit_ones[s_held << NUM_COLOR_STATES | held]
+            if flags:
+                ones += bit_ones[s_how << NUM_COLOR_STATES | flags]
+            if drawn:
+                o[s_drawn] = min(max(drawn, 0), N) / 10.0
+            if last_col >= 0:
+                o[s_play + last_col] = o[s_from + last_prev] = decay[min(max(plays - last_at, 0), 63)]
+            if decl >= 0:
+                o[s_decl + decl] = decay[min(max(plays - decl_at, 0), 63)]
+        # unseen: the deck's copies less the hand, the discard pile and the known cards (counts: exact in float32)
+        at, hand, disc = S["unseen"], S["hand"], S["discard"]
+        unseen = o[at:at + F]
+        np.subtract(self.copies_by_side[side], o[hand:hand + F], unseen)
+        np.subtract(unseen, o[disc:disc + F], unseen)
+        mine = mem.known[0, seat]  # (P, F): what the observer knows each seat holds (its own row is empty)
+        if np.count_nonzero(mine):
+            known = mine.take(self._rel_rows[seat][1:], 0)
+            at = S["known"]
+            o[at:at + (P - 1) * F] = known.ravel()
+            np.subtract(unseen, known.sum(0), unseen, casting="unsafe")
+        H, hist, recent = self.H, mem.history[0].tolist(), self._recent[seat]
+        for j in range(min(plays, H)):  # newest first
+            ones += recent[j][hist[(plays - 1 - j) % H]]
 
     def _memory_rows(self, o: np.ndarray, st: State, R: np.ndarray, seats: np.ndarray, rel: np.ndarray,
                      side: np.ndarray) -> None:
