@@ -28,6 +28,7 @@ PRESETS = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
 def _known_is_a_lower_bound(game):
     e, st, mem = game.engine, game.state, game.memory
     for row in range(game.batch_size):
+        assert mem.reveals[row] or not mem.known[row].any()  # nobody knows a card before a reveal
         side = int(st.side[row])
         for s in range(e.P):
             faces = np.bincount(e.KF[side], st.hands[row, s], e.F) if e.two_sided else st.hands[row, s]

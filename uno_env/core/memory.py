@@ -70,6 +70,9 @@ class Memory:
             it declared.
         known: ``(B, P, P, F) int8`` ``known[b, o, s, f]``: copies of face ``f`` (side in play) that
             seat ``o`` knows seat ``s`` holds.
+        reveals: ``(B,) int32`` hands shown or handed over this round (challenges, exchanges, rotations,
+            cards taken back) since ``known`` was last cleared; 0: nobody knows a card (the one-game paths
+            skip ``known`` then).
         lack_n: ``(B, P, C) int8`` cards the seat drew since it last drew or passed in its turn on colour
             ``c`` (the deck's colours), capped at ``LACK_CAP``; -1: never this round (moves with its hand).
         history: ``(B, HISTORY) int32`` the last plays, packed (``plays`` decodes), ring-indexed by
@@ -141,6 +144,7 @@ class Memory:
         self._seat_views()
         self.last_col[:] = self.last_prev[:] = self.decl[:] = -1
         self.known = z((B, P, P, F), np.int8)
+        self.reveals = z(B, np.int32)
         self.C = C
         self.lack_n = np.full((B, P, C), -1, np.int8)
         self.history = z((B, HISTORY), np.int32)
@@ -165,7 +169,7 @@ class Memory:
         self.__dict__.update(state)
         self._seat_views()
 
-    ARRAYS = ("tally", "lacks", "drawn", "known", "last_col", "last_prev", "last_flags", "last_at", "decl",
+    ARRAYS = ("tally", "lacks", "drawn", "known", "reveals", "last_col", "last_prev", "last_flags", "last_at", "decl",
               "decl_at", "held", "lack_n", "history", "plays_n", "challenges", "challenger", "offender", "guilty",
               "shown")
 
@@ -185,8 +189,8 @@ class Memory:
         """A deal or a loaded position: a new round starts with nothing remembered."""
         if st is not self.st:
             return
-        for name in ("tally", "lacks", "drawn", "known", "last_flags", "last_at", "decl_at", "held", "history",
-                     "plays_n"):
+        for name in ("tally", "lacks", "drawn", "known", "reveals", "last_flags", "last_at", "decl_at", "held",
+                     "history", "plays_n"):
             getattr(self, name)[R] = 0
         for name in ("last_col", "last_prev", "decl", "lack_n"):
             getattr(self, name)[R] = -1
@@ -281,6 +285,7 @@ class Memory:
         self.known[R, b, a] = self._faces(st, R, st.hands[R, a])
         self.known[R, a, a] = 0
         self.known[R, b, b] = 0
+        self.reveals[R] += 1
 
     def rotated(self, st, R, d) -> None:
         """After every hand passed one seat on in direction ``d``: each seat knows the hand it passed."""
@@ -301,6 +306,7 @@ class Memory:
         known[ar, np.arange(P)[None, :], nxt] = faces
         known[ar, np.arange(P)[None, :], np.arange(P)[None, :]] = 0
         self.known[R] = known
+        self.reveals[R] += 1
 
     def challenged(self, st, R, challenger, offender, guilty) -> None:
         """A challenge: the offender's hand is shown to the challenger (rules §1.6), before any card moves."""
@@ -309,6 +315,7 @@ class Memory:
         hand = st.hands[R, offender]
         self.known[R, challenger, offender] = self._faces(st, R, hand)
         self.challenges[R] += 1
+        self.reveals[R] += 1
         self.challenger[R] = challenger
         self.offender[R] = offender
         self.guilty[R] = guilty
@@ -321,21 +328,24 @@ class Memory:
         face = self.KF[st.side[R].astype(np.intp), kinds] if self.two_sided else kinds
         self.known[R, :, seats, face] += 1
         self.known[R, seats, seats, face] = 0
+        self.reveals[R] += 1
 
     def flipped(self, st, R) -> None:
         """UNO Flip: every card turns over; the faces the observers knew no longer show."""
         if st is not self.st:
             return
         self.known[R] = 0
+        self.reveals[R] = 0
 
     # ------------------------------------------------------------------ one-game hooks (ScalarStepper)
     def drew_one(self, st, seat: int, k: int) -> None:
         if st is self.st:
             self.drawn[0, seat] += k
             self.held[0, seat] = 0
-            ln = self.lack_n[0, seat].tolist()  # a few colours: list operations beat array calls
-            if max(ln) >= 0:
-                self.lack_n[0, seat] = [min(x + k, LACK_CAP) if x >= 0 else -1 for x in ln]
+            lack_n = self.lack_n[0, seat]
+            for c, n in enumerate(lack_n.tolist()):  # a few colours: item writes beat array calls
+                if n >= 0:
+                    lack_n[c] = min(n + k, LACK_CAP)
 
     def lacked_one(self, st, seat: int) -> None:
         if st is self.st:
@@ -357,10 +367,11 @@ class Memory:
         record[:] = (0, 0, held | self.ACTION_COLBIT_L[a], self.ACTION_COLSLOT_L[a], prev,
                      (lacks != 0) | ((self.NEW_COLOR_L[a] != prev) << 1), n + 1,
                      decl if d < 0 else d, decl_at if d < 0 else n + 1)
-        face = self.A_FACE_L[a]
-        col = self.known[0, :, seat, face]
-        if np.count_nonzero(col):  # a C call: a fraction of ``col.any()`` on a few seats
-            self.known[0, :, seat, face] = np.maximum(col - 1, 0)
+        if self.reveals.item(0):  # somebody may know this card
+            face = self.A_FACE_L[a]
+            col = self.known[0, :, seat, face]
+            if np.count_nonzero(col):  # a C call: a fraction of ``col.any()`` on a few seats
+                self.known[0, :, seat, face] = np.maximum(col - 1, 0)
         self.history[0, n % HISTORY] = self.ACTION_CODE_L[a] | seat
         self.plays_n[0] = n + 1
 
@@ -376,6 +387,7 @@ class Memory:
     def flipped_one(self, st) -> None:
         if st is self.st:
             self.known[0] = 0
+            self.reveals[0] = 0
 
     # ------------------------------------------------------------------ readers
     def plays(self, row: int) -> list[tuple[int, int, int]]:

@@ -288,12 +288,15 @@ class Observer:
         e, P, F, S = self.e, self.e.P, self.e.F, self.starts
         side = st.side.item(0)
         o = np.zeros(self.size, np.float32)
-        at = S["hand"]
         if e.two_sided:  # copies per kind -> copies per face of the side in play
             kf, face_of = self._kf[side], self._kf_l[side]
-            o[at:at + F] = np.bincount(kf, st.hands[0, seat], F)
+            hand, discard = np.bincount(kf, st.hands[0, seat], F), np.bincount(kf, st.pile_counts[0], F)
         else:  # one side: faces are kinds
-            o[at:at + F] = st.hands[0, seat]
+            hand, discard = st.hands[0, seat], st.pile_counts[0]
+        at = S["hand"]
+        o[at:at + F] = hand
+        at = S["discard"]
+        o[at:at + F] = discard
         top = st.discard.item(0, st.disc_n.item(0) - 1)
         phase, actor = st.phase.item(0), st.actor.item(0)
         ones = [S["seat"] + seat, S["top"] + (face_of[top] if e.two_sided else top), S["color"] + st.color.item(0),
@@ -323,8 +326,6 @@ class Observer:
                 ones.append(s_drew + i * NUM_COLOR_STATES + drew_on[p])
             if scores[p]:
                 o[s_scores + i] = scores[p] / scale
-        at = S["discard"]
-        o[at:at + F] = np.bincount(kf, st.pile_counts[0], F) if e.two_sided else st.pile_counts[0]
         dn = st.draw_n.item(0)
         o[S["draw_pile"]] = dn / e.N
         if side:
@@ -336,7 +337,7 @@ class Observer:
             if dn:
                 ones.append(S["draw_top_back"] + self._kf_l[1 - side][st.draw.item(0, dn - 1)])
         if self.v3:
-            self._memory_one(o, ones, st, seat, side)
+            self._memory_one(o, ones, st, seat, side, hand + discard)
             if self.backs:
                 at = S["discard_backs"]
                 o[at:at + F] = np.bincount(self._kf[1 - side], st.pile_counts[0], F)
@@ -362,25 +363,25 @@ class Observer:
         self._seat_slots = [[(p, S["lacks"] + i * W, S["held"] + i * W, S["drawn_since"] + i,
                               S["last_play"] + i * (C + 1), S["last_from"] + i * W, S["last_how"] + 2 * i,
                               S["declared_last"] + i * C) for i, p in enumerate(rel)] for rel in self._rel]
+        self._newest_first = [[(n - 1 - j) % self.H for j in range(self.H)] for n in range(self.H)]
         self._bit_ones = _BitPositions()
         color_slot = self.color_slot.tolist()
         self._recent = [[_PlayPositions(S["recent"] + j * self.recent_width, s, P, F, color_slot)
                          for j in range(self.H)] for s in range(P)]
 
-    def _memory_one(self, o: np.ndarray, ones: list, st: State, seat: int, side: int) -> None:
+    def _memory_one(self, o: np.ndarray, ones: list, st: State, seat: int, side: int, seen: np.ndarray) -> None:
         """v3's slices of one game (``observe_one``), the values ``_memory_rows`` gives (``o`` comes zeroed;
         ``tests/test_memory.py`` compares the two after every step): the dense slices (tallies, lacks) by
         one gather and one table look-up each, the others by item writes of what is not 0, the positions
-        of the one-hots added to ``ones`` (looked up in ``_memory_one_tables``'s tables)."""
+        of the one-hots added to ``ones`` (looked up in ``_memory_one_tables``'s tables).  ``seen``: the
+        copies of each face in the observer's hand and the discard pile."""
         mem, P, F, S = self.e.memory, self.e.P, self.e.F, self.starts
         if mem is None or mem.st is not st:
             mem = self.memory(st)  # the error
         at = S["played"]
-        self._tally_value.take(mem.tally.reshape(-1).take(self._tally_cells[seat]), None,
-                               o[at:at + P * self.T], "clip")
+        self._tally_value.take(mem.tally.take(self._tally_cells[seat]), None, o[at:at + P * self.T], "clip")
         at = S["lacked"]
-        self._lack_value.take(mem.lack_n.reshape(-1).take(self._lack_cells[seat]), None,
-                              o[at:at + P * len(self.colors)], "wrap")
+        self._lack_value.take(mem.lack_n.take(self._lack_cells[seat]), None, o[at:at + P * len(self.colors)], "wrap")
         plays, decay, bit_ones, N = mem.plays_n.item(0), self._decay, self._bit_ones, self.e.N
         record = mem.seat_record[0].tolist()  # per seat: SEAT_FIELDS
         for p, s_lacks, s_held, s_drawn, s_play, s_from, s_how, s_decl in self._seat_slots[seat]:
@@ -397,20 +398,20 @@ class Observer:
                 o[s_play + last_col] = o[s_from + last_prev] = decay[min(max(plays - last_at, 0), 63)]
             if decl >= 0:
                 o[s_decl + decl] = decay[min(max(plays - decl_at, 0), 63)]
-        # unseen: the deck's copies less the hand, the discard pile and the known cards (counts: exact in float32)
-        at, hand, disc = S["unseen"], S["hand"], S["discard"]
+        # unseen: the deck's copies less ``seen`` (the hand and the discard pile) and the known cards (counts:
+        # exact in float32)
+        at = S["unseen"]
         unseen = o[at:at + F]
-        np.subtract(self.copies_by_side[side], o[hand:hand + F], unseen)
-        np.subtract(unseen, o[disc:disc + F], unseen)
-        mine = mem.known[0, seat]  # (P, F): what the observer knows each seat holds (its own row is empty)
-        if np.count_nonzero(mine):
+        np.subtract(self.copies_by_side[side], seen, unseen)
+        mine = mem.known[0, seat] if mem.reveals.item(0) else None  # (P, F); its own row is empty
+        if mine is not None and np.count_nonzero(mine):
             known = mine.take(self._rel_rows[seat][1:], 0)
             at = S["known"]
             o[at:at + (P - 1) * F] = known.ravel()
             np.subtract(unseen, known.sum(0), unseen, casting="unsafe")
-        H, hist, recent = self.H, mem.history[0].tolist(), self._recent[seat]
-        for j in range(min(plays, H)):  # newest first
-            ones += recent[j][hist[(plays - 1 - j) % H]]
+        hist = mem.history[0].tolist()  # a ring: the newest play is at (plays - 1) % HISTORY
+        for table, i in zip(self._recent[seat], self._newest_first[plays % self.H][:plays]):
+            ones += table[hist[i]]
 
     def _memory_rows(self, o: np.ndarray, st: State, R: np.ndarray, seats: np.ndarray, rel: np.ndarray,
                      side: np.ndarray) -> None:
