@@ -10,7 +10,8 @@ Each window is a fresh Python process that imports ``uno_env`` from one tree, wa
 finished by then (a busy host or a tiny ``--seconds``: every window counts a round); windows alternate
 between the trees so both share the host's noise.  Prints one JSON line per tree (medians of
 ``--repeats`` windows) with its ratio to the first tree.  Pair it with ``python -m uno_env.fingerprint``
-in both trees: a speed-up must not change any game.
+in both trees: a speed-up must not change any game.  ``--observation v3`` keeps the table's memory
+(``core.memory``) in the step, as the v3 training envs do (its hooks run at every play and draw).
 
 With several presets and one tree it compares the presets the same way, per decision
 (``decisions_ratio``: how many times slower than the first preset) and per move (``moves_ratio``).
@@ -46,11 +47,12 @@ import numpy as np
 from bench_core import make_policy, run_steps
 import uno_env
 from uno_env import VecGame
-game = VecGame({preset!r}, num_players={players}, batch_size={batch}, seed=0)
+game = VecGame({preset!r}, num_players={players}, batch_size={batch}, seed=0, observation={observation!r})
 policy = make_policy(game, "play_first", np.random.default_rng(0))
 run_steps(game, policy, 0.5, min_rounds=3 * {batch}, max_seconds=20.0)
 out = run_steps(game, policy, {seconds}, min_rounds=1)  # a window ends after a finished round: rates never 0
 out["uno_env_file"] = uno_env.__file__
+out["observation"] = game.observer.version  # as the tree built it
 game.engine.log = []  # after the timed window: count every action applied, chosen or forced
 for _ in range(50):
     game.step(policy())
@@ -59,9 +61,10 @@ print(json.dumps(out))
 """
 
 
-def window(tree: Path, preset: str, players: int, batch: int, seconds: float) -> dict:
+def window(tree: Path, preset: str, players: int, batch: int, seconds: float, observation: str = "v2") -> dict:
     """One timed window of ``tree``'s core in a fresh process."""
-    code = _CHILD.format(bench=str(HERE), preset=preset, players=players, batch=batch, seconds=seconds)
+    code = _CHILD.format(bench=str(HERE), preset=preset, players=players, batch=batch, seconds=seconds,
+                         observation=observation)
     env = {**os.environ, "PYTHONPATH": str(tree)}
     proc = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True,
                           timeout=600)
@@ -84,6 +87,8 @@ def main(argv=None) -> int:
     p.add_argument("--batch-size", type=int, default=4096)
     p.add_argument("--seconds", type=float, default=2.0, help="timed seconds per window")
     p.add_argument("--repeats", type=int, default=3, help="windows per tree (medians)")
+    p.add_argument("--observation", default="v2", choices=["v2", "v3"],
+                   help="the games' observation layout: v3 keeps the table's memory (core.memory) on every step")
     p.add_argument("--out", type=Path, default=None, help="also append the JSON lines to this file")
     args = p.parse_args(argv)
     trees = [t.resolve() for t in args.trees]
@@ -94,7 +99,7 @@ def main(argv=None) -> int:
     runs: dict[tuple, list[dict]] = {pair: [] for pair in pairs}
     for _ in range(args.repeats):
         for t, preset in pairs:
-            runs[t, preset].append(window(t, preset, args.players, args.batch_size, args.seconds))
+            runs[t, preset].append(window(t, preset, args.players, args.batch_size, args.seconds, args.observation))
     B = args.batch_size
     with output(args.out) as out:
         base = None
@@ -107,7 +112,8 @@ def main(argv=None) -> int:
             moves = decisions * per_decision
             base = base or (rounds, engine_us, decisions, moves)
             emit({"bench": "ab_core", "tree": str(t), "preset": preset, "players": args.players,
-                  "batch_size": B, "rounds_per_s": rounded(rounds), "decisions_per_s": rounded(decisions),
+                  "batch_size": B, "observation": w[0]["observation"], "rounds_per_s": rounded(rounds),
+                  "decisions_per_s": rounded(decisions),
                   "engine_us_per_step": rounded(engine_us), "rounds_ratio": rounded(rounds / base[0], 3),
                   "engine_speedup": rounded(base[1] / engine_us, 3),
                   "decisions_ratio": rounded(base[2] / decisions, 3),

@@ -143,3 +143,12 @@ def test_ab_jobs_times_jobs_run_at_once_under_two_trees(tmp_path):
     bad = subprocess.run([*cmd[:3], "--workload", "heuristic@standard_en"], cwd=ROOT, capture_output=True,
                          text=True, timeout=600)
     assert bad.returncode == 2 and "AGENTS@RULES" in bad.stderr
+
+
+def test_ab_core_times_the_step_with_the_tables_memory_on_request():
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "ab_core.py"), str(ROOT), "--observation", "v3",
+           "--batch-size", "8", "--seconds", "0.05", "--repeats", "1"]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (line,) = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
+    assert line["observation"] == "v3" and line["decisions_per_s"] > 0
