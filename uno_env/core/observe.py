@@ -194,8 +194,7 @@ class Observer:
             self.color_slot = np.full(NUM_COLOR_STATES + 1, -1, np.intp)  # declared colour id + 1 -> slot
             for i, c_ in enumerate(self.colors):
                 self.color_slot[c_ + 1] = i
-            # ``_memory_one``'s tables: on one game a numpy call costs far more than its arithmetic, so the
-            # dense slices are one gather and one look-up each, the sparse ones item writes
+            # ``_memory_one``'s gathers (each observer's seats in relative order) and look-up tables
             rel_rows = [(s_ + np.arange(P)) % P for s_ in range(P)]
             self._tally_cells = [(r[:, None] * T + np.arange(T)).ravel() for r in rel_rows]
             self._lack_cells = [(r[:, None] * C + np.arange(C)).ravel() for r in rel_rows]
@@ -328,7 +327,7 @@ class Observer:
                 o[s_scores + i] = scores[p] / scale
         dn = st.draw_n.item(0)
         o[S["draw_pile"]] = dn / e.N
-        if side:
+        if e.two_sided and side:
             o[S["side"]] = 1
         if self.backs:  # the other side of the opponents' cards and of the draw pile's top card
             at = S["opponent_backs"]
