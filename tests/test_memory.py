@@ -25,10 +25,13 @@ from uno_env.core.state import OVER
 PRESETS = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
 
 
-def _known_is_a_lower_bound(game):
+def _memory_invariants_hold(game):
     e, st, mem = game.engine, game.state, game.memory
+    # what observe_one relies on: no card is known before a reveal, no count or age is negative
+    assert (mem.drawn >= 0).all() and (mem.last_at <= mem.plays_n[:, None]).all()
+    assert (mem.decl_at <= mem.plays_n[:, None]).all()
     for row in range(game.batch_size):
-        assert mem.reveals[row] or not mem.known[row].any()  # nobody knows a card before a reveal
+        assert mem.reveals[row] or not mem.known[row].any()
         side = int(st.side[row])
         for s in range(e.P):
             faces = np.bincount(e.KF[side], st.hands[row, s], e.F) if e.two_sided else st.hands[row, s]
@@ -71,7 +74,7 @@ def play_both(rules, players, seed, steps, check_obs_every=1, **options):
             assert np.array_equal(getattr(batched.state, f.name), getattr(scalar.state, f.name)), (t, f.name)
         if t % check_obs_every == 0:
             _same_observations(scalar)
-            _known_is_a_lower_bound(scalar)
+            _memory_invariants_hold(scalar)
         seen["known"] += int(scalar.memory.known.any())
         seen["challenges"] = int(scalar.memory.challenges[0])
     return seen

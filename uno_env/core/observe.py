@@ -391,12 +391,14 @@ class Observer:
                 ones += bit_ones[s_held << NUM_COLOR_STATES | held]
             if flags:
                 ones += bit_ones[s_how << NUM_COLOR_STATES | flags]
-            if drawn:
-                o[s_drawn] = min(max(drawn, 0), N) / 10.0
+            if drawn:  # counts and ages are never negative (last_at, decl_at <= plays_n): clipped above only
+                o[s_drawn] = (drawn if drawn < N else N) / 10.0
             if last_col >= 0:
-                o[s_play + last_col] = o[s_from + last_prev] = decay[min(max(plays - last_at, 0), 63)]
+                age = plays - last_at
+                o[s_play + last_col] = o[s_from + last_prev] = decay[age if age < 63 else 63]
             if decl >= 0:
-                o[s_decl + decl] = decay[min(max(plays - decl_at, 0), 63)]
+                age = plays - decl_at
+                o[s_decl + decl] = decay[age if age < 63 else 63]
         # unseen: the deck's copies less ``seen`` (the hand and the discard pile) and the known cards (counts:
         # exact in float32)
         at = S["unseen"]
