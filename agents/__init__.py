@@ -40,31 +40,53 @@ def available() -> list[str]:
     return sorted(_BOTS) + shipped()
 
 
-def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) -> Agent:
-    """An agent by name or path (see the module docstring)."""
+def locate(name_or_path: str | os.PathLike) -> tuple[str, Path | None]:
+    """What ``name_or_path`` names, and where it is, in the order ``load`` tries: ``("bot", None)``,
+    ``("export", NAME.json)`` (a shipped name, an exported policy or a train_ppo run folder),
+    ``("sb3", .zip)``, ``("rllib", checkpoint folder)``, or ``("unknown", None)``."""
     if isinstance(name_or_path, str) and name_or_path in _BOTS:
-        cls = _BOTS[name_or_path]
-        if getattr(cls, "needs_game", False):
-            return cls(game=game, seed=seed)
-        return cls(seed=seed)
-    if not isinstance(name_or_path, (str, os.PathLike)):
-        raise ValueError(f"agents.load takes a name or a path, got {name_or_path!r}")
-    from .policy import PolicyAgent
-
+        return "bot", None
     if isinstance(name_or_path, str) and name_or_path in shipped():
-        return PolicyAgent.load(MODELS / f"{name_or_path}.json", game=_game_of(game), name=name_or_path)
+        return "export", MODELS / f"{name_or_path}.json"
     path = Path(name_or_path)
     if path.is_dir() and (path / "rllib_checkpoint.json").is_file():
+        return "rllib", path
+    if path.suffix == ".zip" and path.is_file():
+        return "sb3", path
+    if path.with_suffix(".json").is_file() and path.with_suffix(".pt").is_file():
+        return "export", path.with_suffix(".json")
+    if path.is_dir() and (path / "agent.json").is_file():  # a train_ppo run folder
+        return "export", path / "agent.json"
+    return "unknown", None
+
+
+def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) -> Agent:
+    """An agent by name or path (see the module docstring)."""
+    if not isinstance(name_or_path, (str, os.PathLike)):
+        raise ValueError(f"agents.load takes a name or a path, got {name_or_path!r}")
+    kind, path = locate(name_or_path)
+    if kind == "bot":
+        cls = _BOTS[name_or_path]
+        return cls(game=game, seed=seed) if getattr(cls, "needs_game", False) else cls(seed=seed)
+    from .policy import PolicyAgent
+
+    if kind == "rllib":
         from .rllib_policy import load_rllib
         return load_rllib(str(path), game=_game_of(game), seed=seed)
-    if path.suffix == ".zip" and path.is_file():
+    if kind == "sb3":
         return PolicyAgent.from_sb3(path, game=_game_of(game))
-    if path.with_suffix(".json").is_file() and path.with_suffix(".pt").is_file():
-        return PolicyAgent.load(path, game=_game_of(game))
-    if path.is_dir() and (path / "agent.json").is_file():  # a train_ppo run folder
-        return PolicyAgent.load(path / "agent.json", game=_game_of(game))
+    if kind == "export":
+        name = name_or_path if isinstance(name_or_path, str) and name_or_path in shipped() else None
+        return PolicyAgent.load(path, game=_game_of(game), name=name)
     raise ValueError(f"unknown agent {str(name_or_path)!r}; agents are: {', '.join(available())}, or a path to "
                      f"an exported policy (.json/.pt), an SB3 .zip, a train_ppo run folder or an RLlib checkpoint")
+
+
+def layout_of(meta: dict) -> str | None:
+    """The observation layout an exported policy's metadata says it reads: an export from before v3 names
+    none and reads v2; ``None`` when the metadata is not an export's."""
+    layout = meta.get("observation", "v2" if "env_version" in meta else None) if isinstance(meta, dict) else None
+    return layout if layout in ("v2", "v3") else None
 
 
 def observation_of(agent) -> str | None:
@@ -75,28 +97,21 @@ def observation_of(agent) -> str | None:
     if not isinstance(agent, (str, os.PathLike)):
         layout = getattr(agent, "observation", None) or (getattr(agent, "meta", None) or {}).get("observation")
         return layout if layout in ("v2", "v3") else None
-    if isinstance(agent, str) and agent in _BOTS:
+    kind, path = locate(agent)
+    if kind == "bot":
         return _BOTS[agent].observation  # v2: the bots read its slices, the first part of a v3 observation
-    path = MODELS / f"{agent}.json" if isinstance(agent, str) and agent in shipped() else Path(agent)
-    if path.is_dir() and (path / "rllib_checkpoint.json").is_file():
-        meta_path = path / "uno_rllib.json"
-        if not meta_path.is_file():
+    if kind == "rllib":
+        path = path / "uno_rllib.json"
+        if not path.is_file():
             return "v3"
-    elif path.suffix == ".zip" and path.is_file():
+    if kind == "sb3":
         return "v3"
-    elif path.with_suffix(".json").is_file() and path.with_suffix(".pt").is_file():
-        meta_path = path.with_suffix(".json")
-    elif path.is_dir() and (path / "agent.json").is_file():
-        meta_path = path / "agent.json"
-    else:
+    if path is None:
         return None
     try:
-        meta = json.loads(meta_path.read_text())
+        return layout_of(json.loads(path.read_text()))
     except (OSError, ValueError):  # a corrupt file: load names the error
         return None
-    # as ``PolicyAgent``: an export from before v3 names no layout and reads v2
-    layout = meta.get("observation", "v2" if "env_version" in meta else None) if isinstance(meta, dict) else None
-    return layout if layout in ("v2", "v3") else None
 
 
 def observation_for(specs) -> str:
@@ -115,4 +130,4 @@ def _game_of(game):
 
 
 __all__ = ["Agent", "GreedyAgent", "HeuristicAgent", "ObsView", "RandomAgent", "available", "check_batch",
-           "load", "observation_for", "observation_of", "shipped"]
+           "layout_of", "load", "locate", "observation_for", "observation_of", "shipped"]

@@ -67,21 +67,31 @@ class PolicyAgent:
         self.meta = meta or {}
         # the layout it was trained on (an exported model from before v3 reads v2; None: unknown, the game's);
         # the training envs give each opponent its layout
-        self.observation = self.meta.get("observation", "v2" if "env_version" in self.meta else None)
+        from . import layout_of
+        self.observation = layout_of(self.meta)
         self.size = self.meta.get("observation_size")
+
+    def _own_layout(self, obs: np.ndarray) -> np.ndarray:
+        if self.observation == "v2" and self.size and obs.shape[1] > self.size:
+            obs = obs[:, :self.size]  # a v3 observation starts with the v2 one (uno_env.core.observe)
+        return obs.astype(np.float32, copy=False)
+
+    def probabilities(self, observations, action_masks) -> np.ndarray:
+        """``(B, A)``: the policy's probability of each action (0 for illegal ones)."""
+        import torch
+
+        obs, mask = check_batch(observations, action_masks)
+        with torch.no_grad():
+            obs_t = torch.as_tensor(self._own_layout(obs), device=self.policy.device)
+            return self.policy.get_distribution(obs_t, action_masks=mask).distribution.probs.cpu().numpy()
 
     def act(self, observations, action_masks, rng=None) -> np.ndarray:
         obs, mask = check_batch(observations, action_masks)
-        if self.observation == "v2" and self.size and obs.shape[1] > self.size:
-            obs = obs[:, :self.size]  # a v3 observation starts with the v2 one (uno_env.core.observe)
-        obs = obs.astype(np.float32, copy=False)
         if self.deterministic or rng is None:
-            actions, _ = self.policy.predict(obs, deterministic=self.deterministic, action_masks=mask)
+            actions, _ = self.policy.predict(self._own_layout(obs), deterministic=self.deterministic,
+                                             action_masks=mask)
             return np.asarray(actions, np.int64).reshape(-1)
-        import torch
-        with torch.no_grad():
-            obs_t = torch.as_tensor(obs, device=self.policy.device)
-            probs = self.policy.get_distribution(obs_t, action_masks=mask).distribution.probs.cpu().numpy()
+        probs = self.probabilities(obs, mask)
         cum = probs.cumsum(1)
         u = rng.random((len(obs), 1)) * cum[:, -1:]  # below the total: the first column past u has mass
         return (cum <= u).sum(1).astype(np.int64)

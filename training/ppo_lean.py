@@ -219,11 +219,8 @@ def warm_start(name_or_path: str, game, net: ActorCritic) -> dict:
     import agents
     from agents.policy import layout_fingerprint
 
-    path = Path(name_or_path)
-    if name_or_path in agents.shipped():
-        path = agents.MODELS / f"{name_or_path}.json"
-    path = path.with_suffix(".json")
-    if not path.is_file() or not path.with_suffix(".pt").is_file():
+    kind, path = agents.locate(name_or_path)
+    if kind != "export" or not path.with_suffix(".pt").is_file():
         raise ValueError(f"--init-agent {name_or_path!r}: no exported agent there (a shipped name: "
                          f"{', '.join(agents.shipped())}, or the path of NAME.json beside NAME.pt)")
     meta = json.loads(path.read_text())
@@ -274,10 +271,7 @@ def distill(trainer: LeanPPO, log=print) -> dict:
     for t in range(T):
         obs[t], mask[t] = o, m
         if isinstance(teacher, PolicyAgent):
-            x = o[:, :teacher.size] if teacher.observation == "v2" and teacher.size else o
-            with torch.no_grad():
-                dist = teacher.policy.get_distribution(torch.from_numpy(np.ascontiguousarray(x)), action_masks=m)
-            target[t] = dist.distribution.probs.numpy()
+            target[t] = teacher.probabilities(o, m)
             action = target[t].argmax(1)
         else:
             action = np.asarray(teacher.act(o, m), np.int64)
