@@ -32,14 +32,18 @@ def models(tmp_path_factory):
     return folder
 
 
-class _Spy(Table):
-    """The tables the terminal game builds, kept to look at their games."""
+def spy_on(monkeypatch, module, name: str) -> list:
+    """Replace ``module.name`` (a class) by a subclass that keeps every instance built; returns that list."""
+    made: list = []
+    base = getattr(module, name)
 
-    made: list[Table] = []
+    class Spy(base):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            made.append(self)
 
-    def __init__(self, *a, **k):
-        super().__init__(*a, **k)
-        _Spy.made.append(self)
+    monkeypatch.setattr(module, name, Spy)
+    return made
 
 
 # ---------------------------------------------------------------------- the metadata
@@ -79,12 +83,11 @@ def test_a_v3_agent_at_a_table_without_the_memory_is_a_clear_error(models):
 
 # ---------------------------------------------------------------------- uno watch / uno play
 def test_uno_watch_seats_a_v3_agent_and_its_recorded_round_replays(models, monkeypatch):
-    monkeypatch.setattr(terminal, "Table", _Spy)
-    _Spy.made = []
+    made = spy_on(monkeypatch, terminal, "Table")
     records, lines = [], []
     assert terminal.watch("standard_en", 4, f"{models / 'tiny-4p'},heuristic", seed=5, quiet=True, ansi=False,
                           out=lines.append, record=records.append) == 0
-    game = _Spy.made[-1].game
+    game = made[-1].game
     assert game.observer.version == "v3" and game.memory is not None
     assert "round over" in "\n".join(lines)
     assert len(records) == 1 and records[0].actions
@@ -93,18 +96,16 @@ def test_uno_watch_seats_a_v3_agent_and_its_recorded_round_replays(models, monke
 
 
 def test_uno_watch_of_bots_keeps_the_cheaper_v2_layout(monkeypatch):
-    monkeypatch.setattr(terminal, "Table", _Spy)
-    _Spy.made = []
+    made = spy_on(monkeypatch, terminal, "Table")
     assert terminal.watch("standard_en", 3, "heuristic,greedy,random", seed=1, quiet=True, ansi=False,
                           out=lambda *_: None) == 0
-    game = _Spy.made[-1].game
+    game = made[-1].game
     assert game.observer.version == "v2" and game.memory is None
 
 
 def test_uno_play_a_round_against_a_v3_agent(models, monkeypatch):
     """The person takes the first listed move each time and stops after the round."""
-    monkeypatch.setattr(terminal, "Table", _Spy)
-    _Spy.made = []
+    made = spy_on(monkeypatch, terminal, "Table")
     lines = []
 
     def inp(prompt):
@@ -112,29 +113,20 @@ def test_uno_play_a_round_against_a_v3_agent(models, monkeypatch):
 
     assert terminal.play("standard_en", 2, str(models / "tiny-2p"), seat=1, seed=2, ansi=False, inp=inp,
                          out=lines.append) == 0
-    table = _Spy.made[-1]
+    table = made[-1]
     assert table.game.observer.version == "v3" and table.over
     assert any(ev.seat == 0 and not ev.forced for ev in table.events)  # the agent chose moves
     assert "round over" in "\n".join(map(str, lines))
 
 
 # ---------------------------------------------------------------------- analysis (notebooks)
-class _Games(VecGame):
-    made: list[VecGame] = []
-
-    def __init__(self, *a, **k):
-        super().__init__(*a, **k)
-        _Games.made.append(self)
-
-
 def test_simulate_rounds_with_a_v3_agent_by_path_or_object(models, monkeypatch):
-    monkeypatch.setattr(analysis, "VecGame", _Games)
+    made = spy_on(monkeypatch, analysis, "VecGame")
     path = str(models / "tiny-2p")
-    _Games.made = []
     rec = analysis.simulate_rounds("standard_en", 2, 40, [path, "heuristic"], batch_size=16, seed=3)
-    assert len(rec) == 40 and _Games.made[-1].observer.version == "v3"
+    assert len(rec) == 40 and made[-1].observer.version == "v3"
     obj = agents.load(path, game=VecGame("standard_en", 2, observation="v3"))
     rec = analysis.simulate_rounds("standard_en", 2, 40, ["heuristic", obj], batch_size=16, seed=3)
-    assert len(rec) == 40 and _Games.made[-1].observer.version == "v3"
+    assert len(rec) == 40 and made[-1].observer.version == "v3"
     analysis.simulate_rounds("standard_en", 2, 8, ["heuristic", "play_first"], batch_size=8, seed=3)
-    assert _Games.made[-1].observer.version == "v2"  # bots only: v2, as before
+    assert made[-1].observer.version == "v2"  # bots only: v2, as before
