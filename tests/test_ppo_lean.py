@@ -52,6 +52,22 @@ def test_a_restarted_run_would_differ_so_the_resume_test_can_fail(tmp_path):
     assert not all(torch.equal(a[k], b[k]) for k in a)
 
 
+def test_a_resume_whose_games_no_longer_unpickle_keeps_the_learning_state_and_begins_new_games(tmp_path, capsys):
+    """An upgrade of the package mid-run can change the game classes pickled in the checkpoint; the
+    network, optimizer and counters are still the run's, so the resume goes on with new games and says so."""
+    run = _train(tmp_path, "--run-name", "up", "--total-steps", "256")
+    ckpt = run / "checkpoints" / "latest.pt"
+    state = torch.load(ckpt, weights_only=False)
+    state["games"] = b"games pickled by an older version"
+    torch.save(state, ckpt)
+    capsys.readouterr()
+    _train(tmp_path, "--run-name", "up", "--resume", "--total-steps", "512")
+    assert "could not be restored" in capsys.readouterr().err
+    sessions = json.loads((run / "sessions.json").read_text())
+    assert sessions["steps"] == 512
+    assert [s.get("games_restarted") is not None for s in sessions["sessions"]] == [False, True]
+
+
 def test_resume_refuses_a_changed_game_setting_and_names_it(tmp_path, capsys):
     _train(tmp_path, "--run-name", "r", "--total-steps", "128")
     assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "r", "--resume",

@@ -25,7 +25,9 @@ A run writes ``runs/NAME/``:
   sampling generator, the games' and bots' numpy generators, pickled with the games in play), the step
   and update counters, the episode trackers and the sessions so far.  A resumed run continues the same
   games with the same random streams: interrupted and uninterrupted runs end with the same weights.
-  The games are pickled: load only checkpoints you trust;
+  The games are pickled: load only checkpoints you trust.  When they no longer unpickle (the package's
+  game classes changed since the checkpoint), the resume keeps everything else, begins new games, warns,
+  and notes it in the session (``games_restarted``);
 * ``tb/``: TensorBoard scalars (``rollout/ep_rew_mean``, ``rollout/ep_len_mean``, ``rollout/win_rate``,
   ``train/*`` losses, ``time/fps``); ``sessions.json``: each session's steps and wall time;
 * ``agent.json`` + ``agent.pt``: the policy exported in the shipped-agent format (``agents.load(run)``,
@@ -346,6 +348,7 @@ class LeanPPO:
             self.net.load_state_dict(warm_start(cfg.init_agent, self.games.game, self.net))
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
         self.gen = torch.Generator().manual_seed(cfg.seed)  # action sampling and minibatch order
+        self.games_restarted: str | None = None  # why a resume could not continue the games in play
         self.step = self.updates = 0
         self.ep_return = np.zeros(cfg.n_envs, np.float64)
         self.ep_len = np.zeros(cfg.n_envs, np.int64)
@@ -470,9 +473,14 @@ class LeanPPO:
             group["lr"] = self.cfg.learning_rate
         self.gen.set_state(state["generator"])
         torch.set_rng_state(state["torch_rng"])
-        self.games = pickle.loads(state["games"])
         self.step, self.updates = int(state["step"]), int(state["updates"])
-        self.ep_return, self.ep_len = state["ep_return"].copy(), state["ep_len"].copy()
+        try:
+            self.games = pickle.loads(state["games"])
+            self.ep_return, self.ep_len = state["ep_return"].copy(), state["ep_len"].copy()
+        except Exception as exc:  # the game classes changed since the checkpoint (an upgrade mid-run)
+            self.games_restarted = f"{type(exc).__name__}: {exc}"
+            self.games.reset(self.cfg.seed + self.step)  # new deals, not the run's first ones again
+            self.ep_return[:], self.ep_len[:] = 0, 0
         self.episodes = deque(state["episodes"], maxlen=self.episodes.maxlen)
         self.sessions = list(state["sessions"])
         self._obs, self._mask = self.games.observe(), self.games.action_masks()
@@ -531,6 +539,10 @@ def train(cfg: Config) -> Path:
     if cfg.resume:
         trainer.load(ckpt)
         print(f"resuming {run} at step {trainer.step} (update {trainer.updates})", flush=True)
+        if trainer.games_restarted:
+            print(f"warning: the games in play could not be restored ({trainer.games_restarted}); the network, "
+                  f"optimizer and counters are, and new games begin. The run stays valid but no longer repeats "
+                  f"an uninterrupted one exactly.", file=sys.stderr, flush=True)
     elif cfg.distill:
         report = distill(trainer, log=lambda line: print(line, flush=True))
         (run / "distill.json").write_text(json.dumps(report, indent=1))
@@ -539,6 +551,8 @@ def train(cfg: Config) -> Path:
         trainer.save(ckpt)  # PPO resumes from the cloned network, not from a new clone
     session = {"start_step": trainer.step, "end_step": trainer.step, "seconds": 0.0,
                "command": " ".join(sys.argv[1:])}
+    if trainer.games_restarted:
+        session["games_restarted"] = trainer.games_restarted
     trainer.sessions.append(session)
     t0 = time.time()
     writer = SummaryWriter(str(run / "tb"))
