@@ -58,7 +58,7 @@ class Searcher:
     """
 
     def __init__(self, game: VecGame, worlds: int, z: float, rng: np.random.Generator,
-                 information: str = "seen"):
+                 information: str = "seen", agent=None):
         e = game.engine
         if e.two_sided:
             raise ValueError("the search probe samples one-sided decks only: in UNO Flip a seat cannot see "
@@ -72,6 +72,7 @@ class Searcher:
             raise ValueError(f"information={information!r} is not allowed; choose one of: {', '.join(INFORMATION)}")
         self.e, self.observer = e, game.observer
         self.bot = HeuristicAgent(game)
+        self.agent = agent  # plays the searching seat's moves in the rollouts (None: the heuristic)
         self.worlds, self.z, self.rng, self.information = worlds, z, rng, information
         self.searched = self.overridden = 0
 
@@ -142,7 +143,8 @@ class Searcher:
         return seat
 
     def rollout(self, st: State, first: np.ndarray, me: np.ndarray) -> np.ndarray:
-        """Play ``first`` in every world, then heuristic bots to the round's end; whether ``me`` won."""
+        """Play ``first`` in every world, then heuristic bots (and ``agent`` in ``me``'s seat) to the round's
+        end; whether ``me`` won."""
         e = self.e
         e.step_rows(st, np.arange(st.batch_size), first)
         while True:
@@ -150,10 +152,15 @@ class Searcher:
             if live.size == 0:
                 return st.winner == me
             obs = self.observer.observe(st, live, st.actor[live].astype(np.intp))
-            e.step_rows(st, live, self.bot.act(obs, st.mask[live]).astype(np.int64))
+            actions = self.bot.act(obs, st.mask[live]).astype(np.int64)
+            if self.agent is not None:
+                own = (st.actor[live] == me[live]).nonzero()[0]
+                if own.size:
+                    actions[own] = self.agent.act(obs[own], st.mask[live[own]])
+            e.step_rows(st, live, actions)
 
     def choose(self, st: State, rows: np.ndarray, default: np.ndarray) -> np.ndarray:
-        """Actions for the acting seats of ``rows`` (``default``: the heuristic's choices)."""
+        """Actions for the acting seats of ``rows`` (``default``: the heuristic's or the agent's choices)."""
         D = self.worlds
         worlds = st.take(np.repeat(rows, D))
         me = worlds.actor.astype(np.intp)
@@ -180,8 +187,13 @@ class Searcher:
 
 
 def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worlds: int = 64, z: float = 1.5,
-          batch_size: int = 64, seed: int = 0, information: str = "seen", progress: bool = False) -> dict:
+          batch_size: int = 64, seed: int = 0, information: str = "seen", progress: bool = False,
+          agent: str | None = None) -> dict:
     """Play ``rounds`` rounds of one searching seat against heuristic bots; the result as a dict.
+
+    ``agent``: a trained agent (name or path) whose choice the search keeps unless another action wins, and
+    which plays the searching seat in the rollouts: a rollout search over the policy.  It must read the v2
+    observation: the sampled worlds keep no table memory (``core.memory``) for v3.
 
     Every round dealt is played to its end and counted (as in ``training.evaluate``), so long rounds
     are not cut off when the count is reached."""
@@ -191,7 +203,14 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
     game = VecGame(rules, players, batch_size=batch_size, seed=seed, autoreset=False)
     st, engine = game.state, game.engine
     bot = HeuristicAgent(game)
-    searcher = Searcher(game, worlds, z, np.random.default_rng(seed + 1), information)
+    player = None
+    if agent is not None:
+        import agents
+        if agents.observation_of(agent) == "v3":
+            raise ValueError(f"agent {agent!r} reads the v3 observation; the search probe's sampled worlds keep "
+                             f"no table memory, so only agents that read v2 can search")
+        player = agents.load(agent, game=game, seed=seed)
+    searcher = Searcher(game, worlds, z, np.random.default_rng(seed + 1), information, player)
     seat = np.arange(batch_size) % players  # the searching seat of each game, moved on every round
     active = np.ones(batch_size, bool)
     dealt, played, wins, void = batch_size, 0, 0, 0
@@ -204,6 +223,10 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
         rows = active.nonzero()[0]
         obs = game.observer.observe(st, rows, st.actor[rows].astype(np.intp))
         actions = bot.act(obs, st.mask[rows]).astype(np.int64)
+        if player is not None:
+            own = (st.actor[rows] == seat[rows]).nonzero()[0]
+            if own.size:
+                actions[own] = player.act(obs[own], st.mask[rows[own]])
         mine = ((st.actor[rows] == seat[rows]) & (st.nlegal[rows] > 1)).nonzero()[0]
         if mine.size:
             actions[mine] = searcher.choose(st, rows[mine], actions[mine])
@@ -225,7 +248,8 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
     if bar is not None:
         bar.close()
     lo, hi = wilson(wins, played)
-    return {"rules": rules, "players": players, "opponents": "heuristic", "worlds": worlds, "z": z,
+    return {"rules": rules, "players": players, "opponents": "heuristic", "searcher": agent or "heuristic",
+            "worlds": worlds, "z": z,
             "information": information, "perfect_information": information == "perfect", "rounds": played, "wins": wins,
             "win_rate": round(wins / played, 4), "ci95": [round(lo, 4), round(hi, 4)], "void_rounds": void,
             "decisions_searched": searcher.searched, "overridden": searcher.overridden,
@@ -248,12 +272,14 @@ def main(argv: list[str] | None = None) -> int:
                    "of a colour a seat drew on; the other hands (cheating); the pile's order (cheating); "
                    "everything (cheating)")
     p.add_argument("--perfect-information", action="store_true", help="the same as --information perfect")
+    p.add_argument("--agent", default=None, help="search over this trained agent (its choices stand unless "
+                   "beaten; it plays its seat in the rollouts) instead of the heuristic; v2 agents only")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--out", default=None, help="also append the JSON line to this file")
     args = p.parse_args(argv)
     information = "perfect" if args.perfect_information else args.information
     line = json.dumps(probe(args.rules, args.players, args.rounds, args.worlds, args.z, args.batch_size,
-                            args.seed, information, progress=not args.no_progress))
+                            args.seed, information, progress=not args.no_progress, agent=args.agent))
     print(line)
     if args.out:
         with open(args.out, "a") as f:
