@@ -381,7 +381,7 @@ def test_search_probe_reports_a_win_rate_with_its_interval(capsys):
 
 def test_search_probe_over_an_agent_keeps_its_choices_unless_a_rollout_beats_them(tmp_path):
     """--agent: the agent's choice stands unless another action wins the paired test (a high margin keeps
-    more of them).  A v3 agent is refused: the sampled worlds keep no table memory."""
+    more of them; --z inf all).  A v3 agent is refused: the sampled worlds keep no table memory."""
     pytest.importorskip("sb3_contrib")
     from helpers import export_agent
 
@@ -391,6 +391,9 @@ def test_search_probe_over_an_agent_keeps_its_choices_unless_a_rollout_beats_the
     assert kept["searcher"] == V2_AGENTS[2] and kept["decisions_searched"] > 0
     eager = search_probe.probe("standard_en", 2, rounds=4, worlds=2, z=-1e9, batch_size=4, agent=V2_AGENTS[2])
     assert eager["overridden"] > kept["overridden"]
+    alone = search_probe.probe("standard_en", 2, rounds=4, worlds=2, z=float("inf"), batch_size=4,
+                               agent=V2_AGENTS[2])  # the baseline: the agent alone on the same deals
+    assert alone["overridden"] == 0 and alone["z"] == "inf" and alone["decisions_searched"] > 0
     v3 = export_agent(tmp_path / "tiny", 2, observation="v3")
     with pytest.raises(ValueError, match="reads the v3 observation"):
         search_probe.probe("standard_en", 2, rounds=1, worlds=2, agent=str(v3))

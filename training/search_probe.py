@@ -161,6 +161,9 @@ class Searcher:
 
     def choose(self, st: State, rows: np.ndarray, default: np.ndarray) -> np.ndarray:
         """Actions for the acting seats of ``rows`` (``default``: the heuristic's or the agent's choices)."""
+        if self.z == np.inf:  # nothing could be overridden: the default player alone, on the same deals
+            self.searched += len(rows)
+            return default.copy()
         D = self.worlds
         worlds = st.take(np.repeat(rows, D))
         me = worlds.actor.astype(np.intp)
@@ -249,7 +252,7 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
         bar.close()
     lo, hi = wilson(wins, played)
     return {"rules": rules, "players": players, "opponents": "heuristic", "searcher": agent or "heuristic",
-            "worlds": worlds, "z": z,
+            "worlds": worlds, "z": z if np.isfinite(z) else str(z),  # --z inf: never search (the agent alone)
             "information": information, "perfect_information": information == "perfect", "rounds": played, "wins": wins,
             "win_rate": round(wins / played, 4), "ci95": [round(lo, 4), round(hi, 4)], "void_rounds": void,
             "decisions_searched": searcher.searched, "overridden": searcher.overridden,
@@ -264,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=2000, help="rounds played")
     p.add_argument("--worlds", type=int, default=64, help="sampled deals per decision")
     p.add_argument("--z", type=float, default=1.5, help="standard errors an action must gain to replace "
-                   "the heuristic's choice")
+                   "the heuristic's (or --agent's) choice; inf: no search, the same deals played without it")
     p.add_argument("--batch-size", type=int, default=64, help="games played at once")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and of the sampling")
     p.add_argument("--information", choices=INFORMATION, default="seen",
