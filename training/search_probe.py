@@ -2,8 +2,13 @@
 
     python -m training.search_probe --players 4 --rounds 2000 --worlds 64   # the 4-player figure of docs/training.md
     python -m training.search_probe --players 2 --rounds 2000 --worlds 32
+    python -m training.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent ppo-standard_en-2p
+    python -m training.search_probe --players 2 --rounds 2000 --batch-size 250 --agent ppo-standard_en-2p --z inf
 
 One seat searches and the others are heuristic bots; the searching seat moves on by one every round.
+``--agent`` searches over a trained agent (one that reads the v2 observation) instead of the heuristic: its
+choice stands unless beaten, and it plays its own seat in the rollouts (a rollout search over the policy).
+``--z inf`` plays the same deals without searching, the paired baseline.
 At each decision with more than one legal action the searching seat samples ``--worlds`` deals that
 agree with what it has seen: the cards it has not seen (the other hands and the draw pile) are dealt
 again at random with the hand sizes it sees, and a pending wild draw card's guilt is recomputed from
