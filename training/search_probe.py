@@ -56,6 +56,14 @@ REDEAL = {"seen": (True, True, False), "voids": (True, True, True), "hands": (Fa
 INFORMATION = (*REDEAL, "perfect")
 
 
+def moves(bot, agent, obs: np.ndarray, mask: np.ndarray, own: np.ndarray) -> np.ndarray:
+    """The heuristic's moves, and ``agent``'s (if any) in the rows ``own`` where the searching seat acts."""
+    actions = bot.act(obs, mask).astype(np.int64)
+    if agent is not None and own.any():
+        actions[own] = agent.act(obs[own], mask[own])
+    return actions
+
+
 class Searcher:
     """Flat Monte Carlo over sampled deals, with heuristic rollouts, for the acting seat of given rows.
 
@@ -157,12 +165,7 @@ class Searcher:
             if live.size == 0:
                 return st.winner == me
             obs = self.observer.observe(st, live, st.actor[live].astype(np.intp))
-            actions = self.bot.act(obs, st.mask[live]).astype(np.int64)
-            if self.agent is not None:
-                own = (st.actor[live] == me[live]).nonzero()[0]
-                if own.size:
-                    actions[own] = self.agent.act(obs[own], st.mask[live[own]])
-            e.step_rows(st, live, actions)
+            e.step_rows(st, live, moves(self.bot, self.agent, obs, st.mask[live], st.actor[live] == me[live]))
 
     def choose(self, st: State, rows: np.ndarray, default: np.ndarray) -> np.ndarray:
         """Actions for the acting seats of ``rows`` (``default``: the heuristic's or the agent's choices)."""
@@ -230,11 +233,7 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
     while played < rounds:
         rows = active.nonzero()[0]
         obs = game.observer.observe(st, rows, st.actor[rows].astype(np.intp))
-        actions = bot.act(obs, st.mask[rows]).astype(np.int64)
-        if player is not None:
-            own = (st.actor[rows] == seat[rows]).nonzero()[0]
-            if own.size:
-                actions[own] = player.act(obs[own], st.mask[rows[own]])
+        actions = moves(bot, player, obs, st.mask[rows], st.actor[rows] == seat[rows])
         mine = ((st.actor[rows] == seat[rows]) & (st.nlegal[rows] > 1)).nonzero()[0]
         if mine.size:
             actions[mine] = searcher.choose(st, rows[mine], actions[mine])
