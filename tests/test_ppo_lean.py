@@ -228,7 +228,7 @@ def test_cloning_and_copying_an_agent_are_exclusive(tmp_path, capsys):
     assert "give one" in capsys.readouterr().err
 
 
-def test_a_snapshot_ships_with_the_sessions_that_led_to_it_and_loads_by_path(tmp_path):
+def test_a_snapshot_ships_with_the_sessions_that_led_to_it_and_loads_by_path(tmp_path, capsys):
     import agents
     from training import ship
 
@@ -244,3 +244,6 @@ def test_a_snapshot_ships_with_the_sessions_that_led_to_it_and_loads_by_path(tmp
     assert 0 < agent.meta["train_seconds"] <= json.loads((run / "sessions.json").read_text())["train_seconds"]
     assert ship.main(["--run", str(run), "--checkpoint", "snapshots/step_999", "--name", "x",
                       "--out-dir", str(tmp_path / "models")]) == 2
+    assert ship.main(["--run", str(run), "--checkpoint", "step_256", "--name", "x", "--out-dir",
+                      str(tmp_path / "models"), "--evaluations", str(evals)]) == 2  # not a snapshot
+    assert "--evaluations is for ppo_lean snapshots" in capsys.readouterr().err

@@ -24,7 +24,7 @@ MODELS = Path(__file__).resolve().parent.parent / "agents" / "models"
 
 
 def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: float | None,
-         out_dir: Path = MODELS) -> Path:
+         out_dir: Path = MODELS, evaluations: list | None = None) -> Path:
     from sb3_contrib import MaskablePPO
 
     from agents.policy import PolicyAgent
@@ -35,7 +35,10 @@ def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: flo
         raise FileNotFoundError(f"no run at {run} (missing config.json)")
     cfg = json.loads(cfg_path.read_text())
     if (run / f"{checkpoint}.json").is_file():  # a ppo_lean snapshot
-        return ship_snapshot(run, checkpoint, name, command, train_seconds, out_dir, cfg)
+        return ship_snapshot(run, checkpoint, name, command, train_seconds, out_dir, cfg, evaluations)
+    if evaluations is not None:
+        raise ValueError(f"--evaluations is for ppo_lean snapshots (snapshots/step_N); {checkpoint!r} is a "
+                         f"train_ppo checkpoint, whose evaluations come from the run's eval.jsonl")
     ckpt = run / "checkpoints" / (checkpoint if checkpoint.endswith(".zip") else checkpoint + ".zip")
     if not ckpt.exists():
         have = sorted(p.name for p in (run / "checkpoints").glob("*.zip"))
@@ -97,13 +100,10 @@ def main(argv=None) -> int:
                    help="a ppo_lean snapshot: JSON lines of the evaluations that chose it (recorded)")
     args = p.parse_args(argv)
     try:
+        evals = None
         if args.evaluations is not None:
-            cfg = json.loads((args.run / "config.json").read_text())
             evals = [json.loads(x) for x in args.evaluations.read_text().splitlines() if x.strip()]
-            path = ship_snapshot(args.run, args.checkpoint, args.name, args.command, args.train_seconds,
-                                 args.out_dir, cfg, evals)
-        else:
-            path = ship(args.run, args.checkpoint, args.name, args.command, args.train_seconds, args.out_dir)
+        path = ship(args.run, args.checkpoint, args.name, args.command, args.train_seconds, args.out_dir, evals)
     except (FileNotFoundError, ValueError) as exc:
         print(f"ship: error: {exc}", file=sys.stderr)
         return 2
