@@ -25,6 +25,10 @@ heuristic bots by looking ahead with them.  ``--information`` says what the samp
 * ``voids``: the same, but a seat that drew on a colour instead of playing (and has not played since) is
   dealt no card of that colour, wilds excepted, as far as the unseen cards allow: what the bots' draws
   reveal.  It does not cheat.
+* ``inferred``: the other hands are drawn from a particle filter (``training.belief``) that keeps
+  ``--particles`` candidate deals per game and drops those in which a heuristic bot would not have played
+  as it did: the other hands as far as the bots' play reveals them, to a seat that knows how they play.
+  It does not cheat.
 * ``hands`` (cheating): the other hands are the true ones, only the draw pile is shuffled again; it bounds
   what any inference of the other hands could add.  ``next`` (cheating): only the next seat's hand (in
   the direction of play) is the true one; what reading that hand alone could add.  ``pile``
@@ -32,7 +36,8 @@ heuristic bots by looking ahead with them.  ``--information`` says what the samp
   cheating): the true deal.
 
 One-sided decks only (in UNO Flip a seat cannot see its own backs).
-Prints one JSON line.
+Prints one JSON line; ``hidden_cards_right`` is the share of the other hands' cards that the sampled
+worlds held too (by kind, over the searched decisions): how well the deals read the hidden hands.
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ from uno_env.core.state import OVER, State
 # "perfect" deals nothing again
 REDEAL = {"seen": (True, True, False), "voids": (True, True, True), "hands": (False, True, False),
           "next": ("next", True, False), "pile": (True, False, False)}
-INFORMATION = (*REDEAL, "perfect")
+INFORMATION = (*REDEAL, "inferred", "perfect")
 
 
 def moves(bot, agent, obs: np.ndarray, mask: np.ndarray, own: np.ndarray) -> np.ndarray:
@@ -71,7 +76,7 @@ class Searcher:
     """
 
     def __init__(self, game: VecGame, worlds: int, z: float, rng: np.random.Generator,
-                 information: str = "seen", agent=None):
+                 information: str = "seen", agent=None, particles: int = 128):
         e = game.engine
         if e.two_sided:
             raise ValueError("the search probe samples one-sided decks only: in UNO Flip a seat cannot see "
@@ -88,6 +93,11 @@ class Searcher:
         self.agent = agent  # plays the searching seat's moves in the rollouts (None: the heuristic)
         self.worlds, self.z, self.rng, self.information = worlds, z, rng, information
         self.searched = self.overridden = 0
+        self.overlap = [0.0, 0]  # summed share of the other hands' cards the worlds got right, decisions
+        self.belief = None
+        if information == "inferred":
+            from training.belief import ParticleBelief
+            self.belief = ParticleBelief(game, particles, rng, lambda w, me: self.sample_worlds(w, me))
 
     def sample_worlds(self, st: State, me: np.ndarray, hands: bool = True, pile: bool = True,
                       voids: bool = False) -> None:
@@ -173,11 +183,21 @@ class Searcher:
             self.searched += len(rows)
             return default.copy()
         D = self.worlds
-        worlds = st.take(np.repeat(rows, D))
-        me = worlds.actor.astype(np.intp)
-        if self.information in REDEAL:
-            hands, pile, voids = REDEAL[self.information]
-            self.sample_worlds(worlds, me, hands=hands, pile=pile, voids=voids)
+        if self.belief is not None:  # the particles' hidden hands, the pile dealt again around them
+            worlds = self.belief.worlds(rows, D)
+            me = worlds.actor.astype(np.intp)
+            self.sample_worlds(worlds, me, hands=False, pile=True)
+        else:
+            worlds = st.take(np.repeat(rows, D))
+            me = worlds.actor.astype(np.intp)
+            if self.information in REDEAL:
+                hands, pile, voids = REDEAL[self.information]
+                self.sample_worlds(worlds, me, hands=hands, pile=pile, voids=voids)
+        true = st.hands[np.repeat(rows, D)].astype(np.int64)
+        other = np.arange(self.e.P)[None, :] != me[:, None]
+        right = np.minimum(worlds.hands, true).sum(2)[other].sum() / max(int(true.sum(2)[other].sum()), 1)
+        self.overlap[0] += float(right) * len(rows)
+        self.overlap[1] += len(rows)
         seeds = self.rng.integers(0, 2**62, worlds.batch_size)
         dec, acts = st.mask[rows].nonzero()  # one pair per (decision, legal action), decision-major
         idx = (dec[:, None] * D + np.arange(D)[None, :]).ravel()
@@ -199,7 +219,7 @@ class Searcher:
 
 def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worlds: int = 64, z: float = 1.5,
           batch_size: int = 64, seed: int = 0, information: str = "seen", progress: bool = False,
-          agent: str | None = None) -> dict:
+          agent: str | None = None, particles: int = 128) -> dict:
     """Play ``rounds`` rounds of one searching seat against heuristic bots; the result as a dict.
 
     ``agent``: a trained agent (name or path) whose choice the search keeps unless another action wins, and
@@ -221,8 +241,11 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
             raise ValueError(f"agent {agent!r} reads the v3 observation; the search probe's sampled worlds keep "
                              f"no table memory, so only agents that read v2 can search")
         player = agents.load(agent, game=game, seed=seed)
-    searcher = Searcher(game, worlds, z, np.random.default_rng(seed + 1), information, player)
+    searcher = Searcher(game, worlds, z, np.random.default_rng(seed + 1), information, player, particles)
     seat = np.arange(batch_size) % players  # the searching seat of each game, moved on every round
+    belief = searcher.belief
+    if belief is not None:
+        belief.deal(st, np.arange(batch_size), seat)
     active = np.ones(batch_size, bool)
     dealt, played, wins, void = batch_size, 0, 0, 0
     bar = None
@@ -237,7 +260,10 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
         mine = ((st.actor[rows] == seat[rows]) & (st.nlegal[rows] > 1)).nonzero()[0]
         if mine.size:
             actions[mine] = searcher.choose(st, rows[mine], actions[mine])
+        pre = st.take(rows) if belief is not None else None
         out = engine.step_rows(st, rows, actions)
+        if belief is not None:
+            belief.update(pre, st, rows, actions)
         ended = rows[out.round_over]
         if ended.size == 0:
             continue
@@ -251,6 +277,8 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
         if more.size:
             game.next_round(more)
             dealt += more.size
+            if belief is not None:
+                belief.deal(st, more, seat[more])
         active[ended[more.size:]] = False
     if bar is not None:
         bar.close()
@@ -260,6 +288,9 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
             "information": information, "perfect_information": information == "perfect", "rounds": played, "wins": wins,
             "win_rate": round(wins / played, 4), "ci95": [round(lo, 4), round(hi, 4)], "void_rounds": void,
             "decisions_searched": searcher.searched, "overridden": searcher.overridden,
+            "hidden_cards_right": round(searcher.overlap[0] / max(searcher.overlap[1], 1), 4),
+            **({"particles": particles, "belief_restarts": belief.restarts,
+                "belief_reshuffles": belief.reshuffles} if belief is not None else {}),
             "batch_size": batch_size, "seed": seed, "seconds": round(time.perf_counter() - t0, 1)}
 
 
@@ -281,12 +312,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--perfect-information", action="store_true", help="the same as --information perfect")
     p.add_argument("--agent", default=None, help="search over this trained agent (its choices stand unless "
                    "beaten; it plays its seat in the rollouts) instead of the heuristic; v2 agents only")
+    p.add_argument("--particles", type=int, default=128, help="candidate deals per game kept by "
+                   "--information inferred")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--out", default=None, help="also append the JSON line to this file")
     args = p.parse_args(argv)
     information = "perfect" if args.perfect_information else args.information
     line = json.dumps(probe(args.rules, args.players, args.rounds, args.worlds, args.z, args.batch_size,
-                            args.seed, information, progress=not args.no_progress, agent=args.agent))
+                            args.seed, information, progress=not args.no_progress, agent=args.agent,
+                            particles=args.particles))
     print(line)
     if args.out:
         with open(args.out, "a") as f:
