@@ -4,6 +4,8 @@
     python -m training.search_probe --players 2 --rounds 2000 --worlds 32
     python -m training.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent ppo-standard_en-2p
     python -m training.search_probe --players 2 --rounds 2000 --batch-size 250 --agent ppo-standard_en-2p --z inf
+    python -m training.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent ppo-standard_en-2p \
+        --information inferred
 
 One seat searches and the others are heuristic bots; the searching seat moves on by one every round.
 ``--agent`` searches over a trained agent (one that reads the v2 observation) instead of the heuristic: its
@@ -76,7 +78,7 @@ class Searcher:
     """
 
     def __init__(self, game: VecGame, worlds: int, z: float, rng: np.random.Generator,
-                 information: str = "seen", agent=None, particles: int = 128):
+                 information: str = "seen", agent=None, particles: int = 256):
         e = game.engine
         if e.two_sided:
             raise ValueError("the search probe samples one-sided decks only: in UNO Flip a seat cannot see "
@@ -97,7 +99,7 @@ class Searcher:
         self.belief = None
         if information == "inferred":
             from training.belief import ParticleBelief
-            self.belief = ParticleBelief(game, particles, rng, lambda w, me: self.sample_worlds(w, me))
+            self.belief = ParticleBelief(game, particles, rng, self.sample_worlds)
 
     def sample_worlds(self, st: State, me: np.ndarray, hands: bool = True, pile: bool = True,
                       voids: bool = False) -> None:
@@ -219,7 +221,7 @@ class Searcher:
 
 def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worlds: int = 64, z: float = 1.5,
           batch_size: int = 64, seed: int = 0, information: str = "seen", progress: bool = False,
-          agent: str | None = None, particles: int = 128) -> dict:
+          agent: str | None = None, particles: int = 256) -> dict:
     """Play ``rounds`` rounds of one searching seat against heuristic bots; the result as a dict.
 
     ``agent``: a trained agent (name or path) whose choice the search keeps unless another action wins, and
@@ -312,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--perfect-information", action="store_true", help="the same as --information perfect")
     p.add_argument("--agent", default=None, help="search over this trained agent (its choices stand unless "
                    "beaten; it plays its seat in the rollouts) instead of the heuristic; v2 agents only")
-    p.add_argument("--particles", type=int, default=128, help="candidate deals per game kept by "
+    p.add_argument("--particles", type=int, default=256, help="candidate deals per game kept by "
                    "--information inferred")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--out", default=None, help="also append the JSON line to this file")
