@@ -66,6 +66,15 @@ class ParticleBelief:
     def rows_of(self, rows: np.ndarray) -> np.ndarray:
         return (np.asarray(rows, np.intp)[:, None] * self.M + np.arange(self.M)[None, :]).ravel()
 
+    @staticmethod
+    def _swap(ps: State, R, seat, pos, out) -> None:
+        """Swap cards of the pile with cards of a hand: in game ``R[i]`` of ``ps``, the pile card at
+        ``pos[i]`` joins the hand of ``seat[i]`` and that hand's ``out[i]`` takes its place."""
+        took = ps.draw[R, pos].astype(np.intp)
+        ps.draw[R, pos] = out
+        np.subtract.at(ps.hands, (R, seat, out), 1)
+        np.add.at(ps.hands, (R, seat, took), 1)
+
     def deal(self, st: State, rows: np.ndarray, me: np.ndarray | None = None) -> None:
         """Fresh particles for ``rows`` (``me``: the seat that sees, if it changed): the real game's
         public state, the unseen cards dealt again uniformly, fresh random streams."""
@@ -107,11 +116,8 @@ class ParticleBelief:
             if cand.size == 0 or mine.size == 0:
                 continue
             pos, out = rng.choice(cand), rng.choice(mine)
-            k = pile[pos]
-            ps.draw[r, pos] = out
-            ps.hands[r, a, out] -= 1
-            ps.hands[r, a, k] += 1
-            ps.drawn[r] = k
+            ps.drawn[r] = pile[pos]
+            self._swap(ps, r, a, pos, out)
         e.resync(ps, R)
 
     def worlds(self, rows: np.ndarray, n: int) -> State:
@@ -218,10 +224,7 @@ class ParticleBelief:
         swap = have & (x != kind)
         if swap.any():
             s = swap.nonzero()[0]
-            pos = inpile[s].argmax(1)
-            pw.draw[R[s], pos] = x[s]
-            pw.hands[R[s], actor[s], x[s]] -= 1
-            pw.hands[R[s], actor[s], kind[s]] += 1
+            self._swap(pw, R[s], actor[s], inpile[s].argmax(1), x[s])
             pw.drawn[R[s]] = kind[s]
             e.resync(pw, R[s])
             legal.refresh(e, pw, R[s])
@@ -246,10 +249,7 @@ class ParticleBelief:
             held = pw.hands[Rs, a].astype(np.int64)  # (n, K)
             u = self.rng.random(s.size) * held.sum(1)
             out = (np.cumsum(held, 1) <= u[:, None]).sum(1)  # a card of the hand, uniformly
-            pos = inpile.argmax(1)
-            pw.draw[Rs, pos] = out
-            pw.hands[Rs, a, out] -= 1
-            pw.hands[Rs, a, k] += 1
+            self._swap(pw, Rs, a, inpile.argmax(1), out)
             e.resync(pw, Rs)
             legal.refresh(e, pw, Rs)
             ok[s] = True
@@ -285,19 +285,14 @@ class ParticleBelief:
                     held = np.repeat(np.arange(e.K), ps.hands[i, j].astype(np.int64))
                     if cand.size == 0 or held.size == 0:
                         continue
-                    pos, out = rng.choice(cand), rng.choice(held)
-                    back, pos = np.array([out]), np.array([pos])
-                    take = pile[pos]
+                    pos, back = rng.choice(cand, 1), rng.choice(held, 1)
                 else:  # every fitting card out, unfitting pile cards in
                     back = np.repeat(np.arange(e.K), give[i])
                     cand = (~fits[i, pile]).nonzero()[0]
                     if cand.size < back.size:
                         continue
                     pos = rng.choice(cand, back.size, replace=False)
-                    take = pile[pos]
-                ps.draw[i, pos] = back
-                np.subtract.at(ps.hands[i, j], back, 1)
-                np.add.at(ps.hands[i, j], take, 1)
+                self._swap(ps, np.full(back.size, i), np.full(back.size, j), pos, back)
         e.resync(ps, np.arange(n))
         legal.refresh(e, ps, np.arange(n))
 
