@@ -12,7 +12,7 @@ from agents.bots import HeuristicAgent
 from training.belief import PUBLIC
 from training.search_probe import Searcher, probe
 from uno_env import VecGame
-from uno_env.core.invariants import violations
+from uno_env.core.invariants import row_counts, violations
 from uno_env.core.state import DRAWN, OVER
 
 
@@ -82,8 +82,7 @@ def test_particles_are_possible_deals_that_agree_with_all_the_seat_has_seen(play
             assert (getattr(pw, f)[R] == getattr(st, f)[real]).all(), f
         me = np.repeat(belief.me[live], M)
         assert (pw.hands[R, me] == st.hands[real, me]).all()  # its own hand
-        cards = pw.hands[R].sum(1, dtype=np.int64) + pw.pile_counts[R] + np.stack(
-            [np.bincount(pw.draw[r, :pw.draw_n[r]], minlength=e.K) for r in R])
+        cards = pw.hands[R].sum(1, dtype=np.int64) + pw.pile_counts[R] + row_counts(pw.draw[R], pw.draw_n[R], e.K)
         deck = cards[0] if deck is None else deck
         assert (cards == deck).all()  # the same deck, the hidden cards dealt otherwise
         drawn = R[pw.phase[R] == DRAWN]

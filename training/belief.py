@@ -34,6 +34,7 @@ import numpy as np
 from agents.bots import HeuristicAgent
 from uno_env import VecGame
 from uno_env.core import legal
+from uno_env.core.invariants import row_counts
 from uno_env.core.state import DRAWN, OVER, TURN, State
 
 # fields every particle must share with the real game after a step (all public to the seat)
@@ -176,23 +177,25 @@ class ParticleBelief:
         # 4. the step in the live particles: those that look the same from the seat stay
         alive = (w > 0).ravel()
         R = pr[alive]
-        before = pw.take(R)
-        if R.size:
-            e.step_rows(pw, R, acts[alive])
-        same = np.zeros(n * M, bool)
-        real, seen_by = np.repeat(rows, M)[alive], np.repeat(me, M)[alive]
-        same[alive] = self._agrees(st, real, R, seen_by)
-        # mended once: a seat that had to draw this step (on its turn, with nothing to play) gives back
-        # the cards that fit; a bot choosing now (in its turn) that holds none that fits takes one
+        # mended once, if they go another way: a seat that had to draw this step (on its turn, with
+        # nothing to play) gives back the cards that fit; a bot choosing now (in its turn) that holds none
+        # that fits takes one.  Only particles of such games are kept as they were before the step.
         now = st.drew_on[rows]
         void = (now >= 0) & ((pre.drew_on != now) | (st.hand_n[rows] > pre.hand_n))
         void[np.arange(n), me] = False
         choosing = (st.phase[rows] == TURN) & (st.actor[rows] != me)
         game_of = np.repeat(np.arange(n), M)[alive]
-        retry = ~same[alive] & (void[game_of].any(1) | choosing[game_of])
-        if retry.any():
-            j = retry.nonzero()[0]
-            again = before.take(j)
+        mendable = (void[game_of].any(1) | choosing[game_of]).nonzero()[0]
+        before = pw.take(R[mendable])
+        if R.size:
+            e.step_rows(pw, R, acts[alive])
+        same = np.zeros(n * M, bool)
+        real, seen_by = np.repeat(rows, M)[alive], np.repeat(me, M)[alive]
+        same[alive] = self._agrees(st, real, R, seen_by)
+        failed = ~same[alive][mendable]
+        if failed.any():
+            j = mendable[failed]
+            again = before.take(failed.nonzero()[0])
             kept = np.repeat(pre.draw_n.astype(np.intp) - st.draw_n[rows], M)[alive][j]
             self._repair(again, st, real[j], void[game_of[j]], choosing[game_of[j]], kept, acts[alive][j])
             e.step_rows(again, np.arange(j.size), acts[alive][j])
@@ -216,9 +219,7 @@ class ParticleBelief:
         inpile = (pile == kind[:, None]) & (np.arange(e.N)[None, :] < dn[:, None])
         have = inpile.any(1) | (x == kind)
         fits = e.unpack(legal.matching(e, pw, R, legal.top_face(e, pw, R)))  # (n, K) playable kinds
-        counts = np.zeros((n, e.K + 1), np.int64)
-        np.add.at(counts, (np.repeat(ar, e.N), np.where(np.arange(e.N)[None, :] < dn[:, None], pile, e.K).ravel()), 1)
-        counts = counts[:, :e.K]
+        counts = row_counts(pile, dn, e.K)
         counts[ar, x] += 1  # the pile the card was drawn from
         weight = np.where(have, counts[ar, kind] / np.maximum((counts * fits).sum(1), 1), 0.0)
         swap = have & (x != kind)
@@ -278,7 +279,9 @@ class ParticleBelief:
             c = (choosing & (st.actor[real] == j) & ~void[:, j]).nonzero()[0]
             if c.size:
                 want[c] = ~((ps.hands[c, j] > 0) & fits[c]).any(1)
-            for i in (give.any(1) | want).nonzero()[0]:  # the few particles mended: a short loop
+            # a loop over the particles mended (up to most of a game's when a bot had to draw): each trades
+            # a different number of cards, and this is the probe's belief, not the core's step
+            for i in (give.any(1) | want).nonzero()[0]:
                 pile = ps.draw[i, :top[i]].astype(np.intp)
                 if want[i]:  # one fitting card in, one random card of the hand out
                     cand = fits[i, pile].nonzero()[0]

@@ -17,7 +17,8 @@ import numpy as np
 from .state import CHOOSE_COLOR, OVER, PHASE_NAMES
 
 
-def _row_counts(piles: np.ndarray, n: np.ndarray, K: int) -> np.ndarray:
+def row_counts(piles: np.ndarray, n: np.ndarray, K: int) -> np.ndarray:
+    """(B, K) copies of each kind in the first ``n[b]`` cards of each pile row (a draw or discard pile)."""
     B, N = piles.shape
     valid = np.arange(N)[None, :] < n[:, None]
     flat = (np.arange(B)[:, None] * K + piles.astype(np.int64))[valid]
@@ -38,8 +39,8 @@ def violations(engine, st, check_mask: bool = True) -> list[str]:
            "a pile size out of range")
     if out:
         return out
-    draw = _row_counts(st.draw, st.draw_n, K)
-    disc = _row_counts(st.discard, st.disc_n, K)
+    draw = row_counts(st.draw, st.draw_n, K)
+    disc = row_counts(st.discard, st.disc_n, K)
     total = st.hands.sum(1, dtype=np.int64) + draw + disc
     report((total != engine.deck.kind_counts[None, :]).any(1), "the cards in play are not exactly the deck")
     report((st.hand_n != st.hands.sum(2)).any(1), "cached hand sizes disagree with the hands")
