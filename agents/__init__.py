@@ -7,7 +7,9 @@
 * a shipped trained agent by name: ``ppo-standard_en-2p``, ``ppo-standard_en-4p`` (``agents/models/``);
 * a trained policy from a path: an exported agent (``NAME.json`` + ``NAME.pt``, as written by
   ``training.train_ppo``), an SB3 ``MaskablePPO`` ``.zip``, or an RLlib checkpoint directory (one
-  holding ``rllib_checkpoint.json``; RLlib checkpoints are pickled: load only ones you trust).
+  holding ``rllib_checkpoint.json``; RLlib checkpoints are pickled: load only ones you trust);
+* an ensemble of trained policies, their names or paths joined by ``+`` (``"a+b+c"``): it plays the
+  action with the highest mean probability (``agents.ensemble``).
 
 With ``game`` given, a trained policy is checked against the game's env version and layouts, in the
 observation layout it was trained on (its ``observation``: ``v3``, which needs a game that keeps the
@@ -43,7 +45,8 @@ def available() -> list[str]:
 def locate(name_or_path: str | os.PathLike) -> tuple[str, Path | None]:
     """What ``name_or_path`` names, and where it is, in the order ``load`` tries: ``("bot", None)``,
     ``("export", NAME.json)`` (a shipped name, an exported policy or a train_ppo run folder),
-    ``("sb3", .zip)``, ``("rllib", checkpoint folder)``, or ``("unknown", None)``."""
+    ``("sb3", .zip)``, ``("rllib", checkpoint folder)``, ``("ensemble", None)`` (names joined by ``+``), or
+    ``("unknown", None)``."""
     if isinstance(name_or_path, str) and name_or_path in _BOTS:
         return "bot", None
     if isinstance(name_or_path, str) and name_or_path in shipped():
@@ -57,6 +60,8 @@ def locate(name_or_path: str | os.PathLike) -> tuple[str, Path | None]:
         return "export", path.with_suffix(".json")
     if path.is_dir() and (path / "agent.json").is_file():  # a train_ppo run folder
         return "export", path / "agent.json"
+    if isinstance(name_or_path, str) and "+" in name_or_path:  # after the paths: a file may have a + in its name
+        return "ensemble", None
     return "unknown", None
 
 
@@ -68,6 +73,13 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
     if kind == "bot":
         cls = _BOTS[name_or_path]
         return cls(game=game, seed=seed) if getattr(cls, "needs_game", False) else cls(seed=seed)
+    if kind == "ensemble":
+        from .ensemble import EnsembleAgent
+        parts = name_or_path.split("+")
+        if not all(parts):
+            raise ValueError(f"ensemble {name_or_path!r} has an empty member; join names or paths with '+', "
+                             f"as in 'ppo-standard_en-2p+runs/my-run'")
+        return EnsembleAgent([load(p, game=game, seed=seed) for p in parts], name=name_or_path)
     from .policy import PolicyAgent
 
     if kind == "rllib":
@@ -98,6 +110,9 @@ def observation_of(agent) -> str | None:
         layout = getattr(agent, "observation", None) or (getattr(agent, "meta", None) or {}).get("observation")
         return layout if layout in ("v2", "v3") else None
     kind, path = locate(agent)
+    if kind == "ensemble":  # the widest of its members'
+        layouts = [observation_of(p) for p in agent.split("+")]
+        return None if None in layouts else "v3" if "v3" in layouts else "v2"
     if kind == "bot":
         return _BOTS[agent].observation  # v2: the bots read its slices, the first part of a v3 observation
     if kind == "rllib":

@@ -206,12 +206,13 @@ def test_a_resumed_session_may_change_the_learning_rate_and_keeps_it_for_later_r
     assert [s["end_step"] for s in state["sessions"]] == [128, 256]
 
 
-@pytest.mark.parametrize("teacher", ["heuristic", "v2 agent"])
+@pytest.mark.parametrize("teacher", ["heuristic", "v2 agent", "ensemble"])
 def test_a_run_can_start_by_cloning_an_agent_and_reports_the_agreement_it_reached(tmp_path, teacher):
     """``--distill``: a bot's choices or a trained policy's distribution (a v2 agent into a bigger v3
-    network) are cloned before PPO; the held-out agreement rises well above the untrained network's, and
-    a resumed run starts from the clone without cloning again."""
-    name = "heuristic" if teacher == "heuristic" else V2_AGENTS[2] + ".json"
+    network; an ensemble's mean distribution) are cloned before PPO; the held-out agreement rises well
+    above the untrained network's, and a resumed run starts from the clone without cloning again."""
+    name = {"heuristic": "heuristic", "v2 agent": V2_AGENTS[2] + ".json",
+            "ensemble": f"{V2_AGENTS[2]}+{V2_AGENTS[2]}"}[teacher]
     run = _train(tmp_path, "--run-name", "bc", "--total-steps", "128", "--distill", name, "--distill-decisions",
                  "4000", "--distill-epochs", "6", "--observation", "v3")
     report = json.loads((run / "distill.json").read_text())

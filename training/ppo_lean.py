@@ -87,7 +87,8 @@ class Config:
     init_agent: str = field(default="", metadata={"help": "start from this exported agent's weights (a shipped "
                                                           "name or a .json path); a v2 agent widens to v3"})
     distill: str = field(default="", metadata={"help": "start by cloning this agent instead (any agent: a bot, "
-                                                       "a shipped name, a path; another network size is fine)"})
+                                                       "a shipped name, a path, an ensemble 'a+b+c'; another "
+                                                       "network size is fine)"})
     distill_decisions: int = field(default=500_000, metadata={"help": "decisions of the --distill agent to clone"})
     distill_epochs: int = field(default=8, metadata={"help": "passes over the cloned decisions"})
     seed: int = field(default=0, metadata={"help": "seed of games, opponents, network and sampling"})
@@ -260,7 +261,6 @@ def distill(trainer: LeanPPO, log=print) -> dict:
     decisions where the network's most likely action is the teacher's), which says whether the network is
     big enough to represent the teacher (issue #25 asks for 98% before PPO)."""
     import agents
-    from agents.policy import PolicyAgent
 
     cfg, games, net = trainer.cfg, trainer.games, trainer.net
     teacher = agents.load(cfg.distill, game=games.game, seed=cfg.seed)
@@ -272,7 +272,7 @@ def distill(trainer: LeanPPO, log=print) -> dict:
     t0 = time.time()
     for t in range(T):
         obs[t], mask[t] = o, m
-        if isinstance(teacher, PolicyAgent):
+        if callable(getattr(teacher, "probabilities", None)):  # a policy or an ensemble: its distribution
             target[t] = teacher.probabilities(o, m)
             action = target[t].argmax(1)
         else:
