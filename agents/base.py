@@ -45,6 +45,13 @@ def check_batch(observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.
     return obs, mask
 
 
+def sample(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``(B,)`` one action per row drawn from ``probs`` (``(B, A)``, zero on illegal actions)."""
+    cum = probs.cumsum(1)
+    u = rng.random((len(probs), 1)) * cum[:, -1:]  # below the total: the first column past u has mass
+    return (cum <= u).sum(1).astype(np.int64)
+
+
 class RandomAgent:
     """Uniformly random among the legal actions."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import check_batch
+from .base import check_batch, sample
 
 
 class EnsembleAgent:
@@ -55,6 +55,4 @@ class EnsembleAgent:
         if self.deterministic or rng is None:
             # a legal action always beats an illegal one, even where every member gave it no mass
             return np.where(mask, probs + 1e-12, -1.0).argmax(1).astype(np.int64)
-        cum = probs.cumsum(1)
-        u = rng.random((len(obs), 1)) * cum[:, -1:]
-        return (cum <= u).sum(1).astype(np.int64)
+        return sample(probs, rng)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import check_batch
+from .base import check_batch, sample
 
 FORMAT = "uno-env-policy/1"
 
@@ -91,10 +91,7 @@ class PolicyAgent:
             actions, _ = self.policy.predict(self._own_layout(obs), deterministic=self.deterministic,
                                              action_masks=mask)
             return np.asarray(actions, np.int64).reshape(-1)
-        probs = self.probabilities(obs, mask)
-        cum = probs.cumsum(1)
-        u = rng.random((len(obs), 1)) * cum[:, -1:]  # below the total: the first column past u has mass
-        return (cum <= u).sum(1).astype(np.int64)
+        return sample(self.probabilities(obs, mask), rng)
 
     # ------------------------------------------------------------------ files
     def export(self, path: str | Path, game, extra: dict | None = None) -> Path:
