@@ -223,6 +223,28 @@ def test_a_run_can_start_by_cloning_an_agent_and_reports_the_agreement_it_reache
     assert json.loads((run / "distill.json").read_text()) == report
 
 
+def test_a_clone_only_run_exports_the_clone_and_ships_it_with_its_distillation_report(tmp_path, capsys):
+    """``--total-steps 0`` with ``--distill``: the network the clone ended with is the run's agent, no PPO
+    step taken, and shipping it records the distillation (its agreement and seconds)."""
+    import agents
+    from training import ship
+
+    run = _train(tmp_path, "--run-name", "c", "--total-steps", "0", "--distill", "heuristic",
+                 "--distill-decisions", "2000", "--distill-epochs", "2", "--observation", "v3")
+    report = json.loads((run / "distill.json").read_text())
+    meta = json.loads((run / "agent.json").read_text())
+    assert meta["trained_steps"] == 0 and meta["distill"] == report
+    assert ship.main(["--run", str(run), "--checkpoint", "agent", "--name", "clone",
+                      "--out-dir", str(tmp_path / "models")]) == 0
+    agent = agents.load(tmp_path / "models" / "clone")
+    assert agent.meta["distill"] == report and agent.meta["train_seconds"] == report["seconds"]
+    shipped = torch.load(tmp_path / "models" / "clone.pt", weights_only=True)
+    for key, value in _weights(run).items():
+        assert torch.equal(shipped[key], value), key
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "z", "--total-steps", "0"]) == 2
+    assert "0 with --distill" in capsys.readouterr().err
+
+
 def test_cloning_and_copying_an_agent_are_exclusive(tmp_path, capsys):
     assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "x", "--distill", "heuristic",
                           "--init-agent", V2_AGENTS[2] + ".json"]) == 2

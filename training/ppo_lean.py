@@ -73,7 +73,8 @@ class Config:
                                                                      "the value is read as JSON when it parses)"})
     n_envs: int = field(default=1024, metadata={"help": "games stepped together"})
     n_steps: int = field(default=16, metadata={"help": "rollout length per game"})
-    total_steps: int = field(default=1_000_000, metadata={"help": "learner decisions to train on"})
+    total_steps: int = field(default=1_000_000, metadata={"help": "learner decisions to train on (0 with "
+                                                                  "--distill: clone, export, no PPO)"})
     batch_size: int = field(default=4096, metadata={"help": "minibatch size"})
     n_epochs: int = field(default=4, metadata={"help": "passes over each rollout"})
     learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
@@ -124,9 +125,12 @@ class Config:
         from uno_env.core.config import PRESETS
         if self.rules not in PRESETS:
             raise ValueError(f"--rules {self.rules!r} is not a preset; presets are: {', '.join(PRESETS)}")
-        for name in ("players", "n_envs", "n_steps", "total_steps", "batch_size", "n_epochs", "checkpoint_every"):
+        for name in ("players", "n_envs", "n_steps", "batch_size", "n_epochs", "checkpoint_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
+        if self.total_steps < 1 and not (self.total_steps == 0 and self.distill):
+            raise ValueError(f"--total-steps must be positive (or 0 with --distill: clone only), "
+                             f"got {self.total_steps}")
         if self.episode not in ("round", "game"):
             raise ValueError(f"--episode must be 'round' or 'game', got {self.episode!r}")
         if self.batch_size > self.n_envs * self.n_steps:
@@ -591,9 +595,10 @@ def train(cfg: Config) -> Path:
     total_seconds = round(sum(s["seconds"] for s in trainer.sessions), 1)
     (run / "sessions.json").write_text(json.dumps({"steps": trainer.step, "train_seconds": total_seconds,
                                                    "sessions": trainer.sessions}, indent=1))
+    cloned = json.loads((run / "distill.json").read_text()) if (run / "distill.json").exists() else None
     trainer.export(run / "agent", cfg.name, extra={
         "trained_steps": trainer.step, "train_seconds": total_seconds, "resumes": len(trainer.sessions) - 1,
-        "trainer": "training.ppo_lean", "args": dataclasses.asdict(cfg),
+        "trainer": "training.ppo_lean", "args": dataclasses.asdict(cfg), "distill": cloned,
         "command": "python -m training.ppo_lean " + " ".join(sys.argv[1:]) if sys.argv[1:] else ""})
     print(f"done: {trainer.step} steps in {session['seconds']:.0f} s this session ({total_seconds:.0f} s in all); "
           f"run folder {run}", flush=True)

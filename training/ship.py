@@ -8,7 +8,8 @@ steps and wall time, and where it came from; the weights are a plain state dict,
     python -m training.ship --run runs/std2p --checkpoint step_8000000 --name ppo-standard_en-2p \\
         --train-seconds 6400 --command "python -m training.train_ppo ..."
 
-A ``training.ppo_lean`` run ships one of its snapshots (``--checkpoint snapshots/step_N``); its sessions
+A ``training.ppo_lean`` run ships one of its snapshots (``--checkpoint snapshots/step_N``, or ``agent``, the
+network it ended with: a clone-only run's, ``--total-steps 0``); its sessions
 (steps, wall time and command of each) come from the run's checkpoint, and ``--evaluations FILE`` adds
 the JSON lines of the evaluations that chose it.
 """
@@ -80,12 +81,14 @@ def ship_snapshot(run: Path, snapshot: str, name: str, command: str, train_secon
             if s["start_step"] < steps:  # a session the snapshot cuts counts pro rata
                 share = (min(s["end_step"], steps) - s["start_step"]) / max(1, s["end_step"] - s["start_step"])
                 sessions.append(dict(s, end_step=min(s["end_step"], steps), seconds=round(s["seconds"] * share, 1)))
-    if train_seconds is None and sessions:
-        train_seconds = round(sum(s["seconds"] for s in sessions), 1)
+    cloned = meta.get("distill")  # a run that began by cloning (``--distill``): its seconds count too
+    if train_seconds is None and (sessions or cloned):
+        train_seconds = round(sum(s["seconds"] for s in sessions) + (cloned or {}).get("seconds", 0.0), 1)
     return agent.export(out_dir / name, game, extra={
         "trained_steps": steps, "train_seconds": train_seconds, "trainer": "training.ppo_lean",
         "command": command or "python -m training.ppo_lean " + (sessions[0]["command"] if sessions else ""),
-        "checkpoint": snapshot, "args": cfg, "sessions": sessions, "training_evaluations": evaluations or []})
+        "checkpoint": snapshot, "args": cfg, "sessions": sessions, "training_evaluations": evaluations or [],
+        "distill": cloned})
 
 
 def main(argv=None) -> int:
