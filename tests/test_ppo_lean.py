@@ -216,7 +216,7 @@ def test_a_run_can_start_by_cloning_an_agent_and_reports_the_agreement_it_reache
     run = _train(tmp_path, "--run-name", "bc", "--total-steps", "128", "--distill", name, "--distill-decisions",
                  "4000", "--distill-epochs", "6", "--observation", "v3")
     report = json.loads((run / "distill.json").read_text())
-    assert report["decisions"] >= 4000 and report["held_out"] > 0
+    assert report["decisions"] >= 4000 and report["held_out"] > 0 and report["final_learning_rate"] == 1e-3
     assert report["agreement_with_a_choice"] > report["agreement_with_a_choice_before"] + 0.15
     assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "bc", "--resume",
                           "--total-steps", "256"]) == 0
@@ -225,13 +225,15 @@ def test_a_run_can_start_by_cloning_an_agent_and_reports_the_agreement_it_reache
 
 def test_a_clone_only_run_exports_the_clone_and_ships_it_with_its_distillation_report(tmp_path, capsys):
     """``--total-steps 0`` with ``--distill``: the network the clone ended with is the run's agent, no PPO
-    step taken, and shipping it records the distillation (its agreement and seconds)."""
+    step taken, and shipping it records the distillation (its agreement and seconds).  With
+    ``--distill-anneal`` the cloning rate ends at 0 instead of staying at 1e-3."""
     import agents
     from training import ship
 
     run = _train(tmp_path, "--run-name", "c", "--total-steps", "0", "--distill", "heuristic",
-                 "--distill-decisions", "2000", "--distill-epochs", "2", "--observation", "v3")
+                 "--distill-decisions", "2000", "--distill-epochs", "2", "--observation", "v3", "--distill-anneal")
     report = json.loads((run / "distill.json").read_text())
+    assert report["final_learning_rate"] < 1e-9
     meta = json.loads((run / "agent.json").read_text())
     assert meta["trained_steps"] == 0 and meta["distill"] == report
     assert ship.main(["--run", str(run), "--checkpoint", "agent", "--name", "clone",

@@ -92,6 +92,8 @@ class Config:
                                                        "network size is fine)"})
     distill_decisions: int = field(default=500_000, metadata={"help": "decisions of the --distill agent to clone"})
     distill_epochs: int = field(default=8, metadata={"help": "passes over the cloned decisions"})
+    distill_anneal: bool = field(default=False, metadata={"help": "anneal the cloning learning rate from 1e-3 "
+                                                                 "to 0 (cosine) over the passes"})
     seed: int = field(default=0, metadata={"help": "seed of games, opponents, network and sampling"})
     run_name: str = field(default="", metadata={"help": "folder under --runs-dir (default: derived)"})
     runs_dir: str = field(default="runs", metadata={"help": "parent folder of the runs"})
@@ -311,6 +313,8 @@ def distill(trainer: LeanPPO, log=print) -> dict:
     before = agreement()
     opt = torch.optim.Adam(net.parameters(), lr=1e-3, eps=1e-5)
     bs = cfg.batch_size
+    updates = cfg.distill_epochs * -(-idx.numel() // bs)
+    anneal = torch.optim.lr_scheduler.CosineAnnealingLR(opt, updates) if cfg.distill_anneal else None
     for epoch in range(cfg.distill_epochs):
         order = idx[torch.randperm(idx.numel(), generator=trainer.gen)]
         for start in range(0, order.numel(), bs):
@@ -322,11 +326,13 @@ def distill(trainer: LeanPPO, log=print) -> dict:
             (policy_loss + cfg.vf_coef * value_loss).backward()
             nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
             opt.step()
+            if anneal is not None:
+                anneal.step()
         log(f"distill epoch {epoch + 1}/{cfg.distill_epochs}: policy loss {policy_loss.item():.4f}, "
             f"value loss {value_loss.item():.4f}")
     after = agreement()
     return {"teacher": cfg.distill, "decisions": int(T * N), "trained_on": int(train_i.sum()),
-            "held_out": int(held_i.numel()), "agreement": after[0], "agreement_with_a_choice": after[1],
+            "held_out": int(held_i.numel()), "final_learning_rate": opt.param_groups[0]["lr"], "agreement": after[0], "agreement_with_a_choice": after[1],
             "agreement_before": before[0], "agreement_with_a_choice_before": before[1], "epochs": cfg.distill_epochs,
             "seconds": round(time.time() - t0, 1)}
 
