@@ -332,7 +332,8 @@ def distill(trainer: LeanPPO, log=print) -> dict:
             f"value loss {value_loss.item():.4f}")
     after = agreement()
     return {"teacher": cfg.distill, "decisions": int(T * N), "trained_on": int(train_i.sum()),
-            "held_out": int(held_i.numel()), "final_learning_rate": opt.param_groups[0]["lr"], "agreement": after[0], "agreement_with_a_choice": after[1],
+            "held_out": int(held_i.numel()), "final_learning_rate": opt.param_groups[0]["lr"],
+            "agreement": after[0], "agreement_with_a_choice": after[1],
             "agreement_before": before[0], "agreement_with_a_choice_before": before[1], "epochs": cfg.distill_epochs,
             "seconds": round(time.time() - t0, 1)}
 
