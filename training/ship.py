@@ -81,7 +81,8 @@ def ship_snapshot(run: Path, snapshot: str, name: str, command: str, train_secon
             if s["start_step"] < steps:  # a session the snapshot cuts counts pro rata
                 share = (min(s["end_step"], steps) - s["start_step"]) / max(1, s["end_step"] - s["start_step"])
                 sessions.append(dict(s, end_step=min(s["end_step"], steps), seconds=round(s["seconds"] * share, 1)))
-    cloned = meta.get("distill")  # a run that began by cloning (``--distill``): its seconds count too
+    # a run that began by cloning (``--distill``): any of its snapshots ships the report, its seconds count too
+    cloned = json.loads((run / "distill.json").read_text()) if (run / "distill.json").is_file() else None
     if train_seconds is None and (sessions or cloned):
         train_seconds = round(sum(s["seconds"] for s in sessions) + (cloned or {}).get("seconds", 0.0), 1)
     return agent.export(out_dir / name, game, extra={
