@@ -15,7 +15,7 @@ from helpers import V2_AGENTS
 
 import agents
 from agents.policy import ModelMismatchError, PolicyAgent
-from training.evaluate import play_match, wilson
+from training.evaluate import EntryResult, MatchResult, play_match, plot, wilson
 from training.train_ppo import Args, parse_args
 from uno_env import VecGame
 
@@ -207,6 +207,21 @@ def test_wilson_interval_matches_known_values():
     lo, hi = wilson(70, 100)
     assert abs(lo - 0.6042) < 2e-4 and abs(hi - 0.7810) < 2e-4  # the textbook 70/100 interval
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_wilson_interval_is_exact_at_no_wins_and_all_wins():
+    """The bound at a sweep is the rate itself, so a plot's error bar never goes negative."""
+    for n in (1, 7, 200, 20_000):
+        assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0
+        assert 0.0 < wilson(0, n)[1] < 1.0 and 0.0 < wilson(n, n)[0] < 1.0
+
+
+def test_evaluation_plot_draws_a_sweep(tmp_path):
+    """A 200-0 match (random against heuristic, heads-up) plots its 0% and 100% bars."""
+    entries = [EntryResult(slot, agent, 200, wins, wins / 200, wilson(wins, 200), 0.0)
+               for slot, (agent, wins) in enumerate([("random", 0), ("heuristic", 200)])]
+    plot(MatchResult("standard_en", 2, "round", 200, 0.5, ["random", "heuristic"], entries), tmp_path / "r.png")
+    assert (tmp_path / "r.png").stat().st_size > 1000
 
 
 def test_evaluation_rotates_seats_and_counts_every_game():

@@ -39,7 +39,10 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # at 0 or n wins the bound is exact in theory; rounding would leave it a hair inside (1e-18)
+    lo = 0.0 if wins == 0 else max(0.0, centre - half)
+    hi = 1.0 if wins == n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 @dataclass
