@@ -40,12 +40,12 @@ def _record(given: str, path: Path, meta: dict) -> dict:
     """What the soup keeps of a member: where it came from, its steps, seconds and command."""
     run = path.parent.parent if path.parent.name == "snapshots" else None
     seconds, command = meta.get("train_seconds"), meta.get("command")
-    if run is not None and (run / "sessions.json").is_file():  # a ppo_lean snapshot: its run's sessions
+    if seconds is None and run is not None and (run / "sessions.json").is_file():  # a ppo_lean snapshot
         steps = int(meta.get("trained_steps") or 0)
         for s in json.loads((run / "sessions.json").read_text())["sessions"]:
             if s["start_step"] < steps:
                 share = (min(s["end_step"], steps) - s["start_step"]) / max(1, s["end_step"] - s["start_step"])
-                seconds = (seconds or 0.0) + s["seconds"] * share
+                seconds = (seconds or 0.0) + s["seconds"] * share  # the sessions up to this snapshot
                 command = command or "python -m training.ppo_lean " + s["command"]
     args = meta.get("args") if isinstance(meta.get("args"), dict) else {}
     return {"member": given, "name": meta.get("name"),
