@@ -224,6 +224,18 @@ def test_evaluation_plot_draws_a_sweep(tmp_path):
     assert (tmp_path / "r.png").stat().st_size > 1000
 
 
+def test_evaluation_plot_fits_long_agent_names(tmp_path):
+    """An ensemble of policies named by path gets a short, wrapped label, and the layout still fits."""
+    import warnings
+    long = "+".join(f"training/results/v3_agents/ensemble_members/member_{i}_step_8028160.json" for i in range(4))
+    entries = [EntryResult(slot, agent, 100, wins, wins / 100, wilson(wins, 100), 0.0)
+               for slot, (agent, wins) in enumerate([(long, 57), ("heuristic", 43)])]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns when tight_layout cannot fit the labels
+        plot(MatchResult("standard_en", 2, "round", 100, 0.5, [long, "heuristic"], entries), tmp_path / "r.png")
+    assert (tmp_path / "r.png").stat().st_size > 1000
+
+
 def test_evaluation_rotates_seats_and_counts_every_game():
     res = play_match(["random", "random", "random"], "standard_en", 3, games=90, seed=0, batch_size=30)
     assert res.games == 90 and sum(e.wins for e in res.entries) + res.void_games == 90

@@ -242,6 +242,14 @@ def _ratings(winners: list[int], P: int) -> list[tuple[float, float]]:
     return [(float(p.mu), float(p.sigma)) for p in players]
 
 
+def _short(agent: str, width: int = 20) -> str:
+    """A tick label that fits under its bar: file names without their folders, wrapped at ``width``."""
+    import textwrap
+    name = "+".join(Path(part).stem if "/" in part else part for part in agent.split("+"))
+    lines = textwrap.wrap(name.replace("+", "+ "), width, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(line.replace("+ ", "+") for line in lines) or name
+
+
 def plot(result: MatchResult, path: str | Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
@@ -254,7 +262,7 @@ def plot(result: MatchResult, path: str | Path) -> None:
                     [e.ci95[1] - e.win_rate for e in result.entries]])
     ax.bar(x, rates, yerr=err, capsize=4, color="#4C72B0")
     ax.axhline(1 / result.players, color="grey", ls="--", lw=1, label="fair share")
-    ax.set_xticks(x, [f"{e.agent}\n(slot {e.slot})" for e in result.entries], fontsize=8)
+    ax.set_xticks(x, [f"{_short(e.agent)}\n(slot {e.slot})" for e in result.entries], fontsize=8)
     ax.set_ylabel("win rate (95% CI)")
     ax.set_title(f"{result.rules}, {result.players} players, {result.games} {result.episode}s", fontsize=9)
     ax.legend(fontsize=8)
