@@ -272,3 +272,20 @@ def test_a_snapshot_ships_with_the_sessions_that_led_to_it_and_loads_by_path(tmp
     assert ship.main(["--run", str(run), "--checkpoint", "step_256", "--name", "x", "--out-dir",
                       str(tmp_path / "models"), "--evaluations", str(evals)]) == 2  # not a snapshot
     assert "--evaluations is for ppo_lean snapshots" in capsys.readouterr().err
+
+
+def test_a_soup_of_snapshots_counts_each_ones_sessions_up_to_it(tmp_path):
+    """``training.soup`` reads a ppo_lean snapshot's seconds and command from its run's sessions, cut at
+    the snapshot as ``training.ship`` cuts them."""
+    from training.soup import soup
+
+    run = _train(tmp_path, "--run-name", "s", "--total-steps", "512", "--snapshot-every", "256",
+                 "--checkpoint-every", "256")
+    meta = json.loads(soup([str(run / "snapshots" / "step_256"), str(run / "snapshots" / "step_512")],
+                           tmp_path / "soup").read_text())
+    (session,) = json.loads((run / "sessions.json").read_text())["sessions"]  # one session, 0 -> 512
+    first, second = (m["train_seconds"] for m in meta["soup_of"])
+    assert first == round(session["seconds"] * 256 / 512, 1) and second == round(session["seconds"], 1)
+    assert meta["train_seconds"] == round(first + second, 1)
+    assert meta["trained_steps"] == 768
+    assert all(m["command"].startswith("python -m training.ppo_lean ") for m in meta["soup_of"])

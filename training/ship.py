@@ -24,6 +24,24 @@ from pathlib import Path
 MODELS = Path(__file__).resolve().parent.parent / "agents" / "models"
 
 
+def sessions_until(sessions: list[dict], steps: int) -> list[dict]:
+    """A run's sessions (steps, seconds, command of each) up to a snapshot at ``steps``; the session the
+    snapshot cuts counts its seconds pro rata."""
+    cut = []
+    for s in sessions:
+        if s["start_step"] < steps:
+            share = (min(s["end_step"], steps) - s["start_step"]) / max(1, s["end_step"] - s["start_step"])
+            cut.append(dict(s, end_step=min(s["end_step"], steps), seconds=round(s["seconds"] * share, 1)))
+    return cut
+
+
+def read_evaluations(path: Path | None) -> list | None:
+    """The JSON lines of ``--evaluations`` (the evaluations that chose an agent), or None without a file."""
+    if path is None:
+        return None
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
 def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: float | None,
          out_dir: Path = MODELS, evaluations: list | None = None) -> Path:
     from sb3_contrib import MaskablePPO
@@ -77,10 +95,7 @@ def ship_snapshot(run: Path, snapshot: str, name: str, command: str, train_secon
     latest = run / "checkpoints" / "latest.pt"
     if latest.exists():  # the sessions that led to this snapshot (a run's own checkpoint: trusted)
         state = torch.load(latest, map_location="cpu", weights_only=False)
-        for s in state["sessions"]:
-            if s["start_step"] < steps:  # a session the snapshot cuts counts pro rata
-                share = (min(s["end_step"], steps) - s["start_step"]) / max(1, s["end_step"] - s["start_step"])
-                sessions.append(dict(s, end_step=min(s["end_step"], steps), seconds=round(s["seconds"] * share, 1)))
+        sessions = sessions_until(state["sessions"], steps)
     # a run that began by cloning (``--distill``): any of its snapshots ships the report, its seconds count too
     cloned = json.loads((run / "distill.json").read_text()) if (run / "distill.json").is_file() else None
     if train_seconds is None and (sessions or cloned):
@@ -104,10 +119,8 @@ def main(argv=None) -> int:
                    help="a ppo_lean snapshot: JSON lines of the evaluations that chose it (recorded)")
     args = p.parse_args(argv)
     try:
-        evals = None
-        if args.evaluations is not None:
-            evals = [json.loads(x) for x in args.evaluations.read_text().splitlines() if x.strip()]
-        path = ship(args.run, args.checkpoint, args.name, args.command, args.train_seconds, args.out_dir, evals)
+        path = ship(args.run, args.checkpoint, args.name, args.command, args.train_seconds, args.out_dir,
+                    read_evaluations(args.evaluations))
     except (FileNotFoundError, ValueError) as exc:
         print(f"ship: error: {exc}", file=sys.stderr)
         return 2

@@ -20,7 +20,7 @@ import json
 import sys
 from pathlib import Path
 
-from training.ship import MODELS
+from training.ship import MODELS, read_evaluations, sessions_until
 
 # what every member must share for their weights to be averaged as one network
 SAME = ("env_version", "observation", "observation_size", "observation_fingerprint", "num_actions",
@@ -41,12 +41,11 @@ def _record(given: str, path: Path, meta: dict) -> dict:
     run = path.parent.parent if path.parent.name == "snapshots" else None
     seconds, command = meta.get("train_seconds"), meta.get("command")
     if seconds is None and run is not None and (run / "sessions.json").is_file():  # a ppo_lean snapshot
-        steps = int(meta.get("trained_steps") or 0)
-        for s in json.loads((run / "sessions.json").read_text())["sessions"]:
-            if s["start_step"] < steps:
-                share = (min(s["end_step"], steps) - s["start_step"]) / max(1, s["end_step"] - s["start_step"])
-                seconds = (seconds or 0.0) + s["seconds"] * share  # the sessions up to this snapshot
-                command = command or "python -m training.ppo_lean " + s["command"]
+        sessions = sessions_until(json.loads((run / "sessions.json").read_text())["sessions"],
+                                  int(meta.get("trained_steps") or 0))
+        if sessions:
+            seconds = sum(s["seconds"] for s in sessions)
+            command = command or "python -m training.ppo_lean " + sessions[0]["command"]
     args = meta.get("args") if isinstance(meta.get("args"), dict) else {}
     return {"member": given, "name": meta.get("name"),
             "trained_steps": meta.get("trained_steps"),
@@ -100,10 +99,7 @@ def main(argv=None) -> int:
     p.add_argument("--command", default="", help="the commands that made it, members included (recorded)")
     args = p.parse_args(argv)
     try:
-        evals = None
-        if args.evaluations is not None:
-            evals = [json.loads(x) for x in args.evaluations.read_text().splitlines() if x.strip()]
-        path = soup(args.members, args.out, args.name, evals, args.command)
+        path = soup(args.members, args.out, args.name, read_evaluations(args.evaluations), args.command)
     except (FileNotFoundError, ValueError) as exc:
         print(f"soup: error: {exc}", file=sys.stderr)
         return 2
