@@ -176,12 +176,38 @@ def test_a_v3_network_warm_started_from_a_v2_agent_acts_and_values_exactly_as_it
             trainer.collect()
 
 
+def test_a_wider_network_warm_started_from_an_agent_computes_what_the_agent_does_and_its_copies_differ():
+    """``--init-agent`` with a wider ``--net-arch`` (Net2WiderNet): every legal action's probability and
+    the value are the agent's, and the two copies of a unit do not share outgoing weights (if they did, they
+    would get the same gradients and the extra width would never learn anything)."""
+    import agents
+
+    cfg = Config(players=2, n_envs=64, n_steps=2, batch_size=64, observation="v3", net_arch="512,384",
+                 init_agent="ppo-standard_en-2p", progress=False)
+    trainer = LeanPPO(cfg)
+    shipped = agents.load("ppo-standard_en-2p", game=trainer.games.game)
+    for _ in range(3):
+        obs, mask = trainer._obs, trainer._mask
+        with torch.no_grad():
+            logp, value = trainer.net(torch.from_numpy(obs), torch.from_numpy(mask))
+            want = shipped.policy.predict_values(torch.from_numpy(obs)).squeeze(-1)
+        assert np.allclose(logp.exp().numpy(), shipped.probabilities(obs, mask), atol=1e-5)
+        assert torch.allclose(value, want, atol=1e-4)
+        trainer.collect()
+    net = trainer.net.mlp_extractor.policy_net
+    assert torch.equal(net[0].weight[:256], net[0].weight[256:])  # the copies read the same inputs
+    assert not torch.allclose(net[2].weight[:, :256], net[2].weight[:, 256:])  # and write apart
+
+
 @pytest.mark.parametrize("init, message", [
     ("nope", "no exported agent there"),
     (V2_AGENTS[4] + ".json", "another game or layout"),
+    ("ppo-standard_en-2p --net-arch 128,256", "not narrow it"),
+    ("ppo-standard_en-2p --net-arch 256,256,256", "widen layers, not add them"),
 ])
 def test_a_warm_start_that_does_not_fit_is_refused_with_the_reason(tmp_path, capsys, init, message):
-    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "bad", "--init-agent", init]) == 2
+    argv = [*TINY, "--runs-dir", str(tmp_path), "--run-name", "bad", "--init-agent", *init.split()]
+    assert ppo_lean.main(argv) == 2
     assert message in capsys.readouterr().err
 
 

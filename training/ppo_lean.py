@@ -86,7 +86,8 @@ class Config:
     max_grad_norm: float = field(default=0.5, metadata={"help": "gradient norm clip"})
     net_arch: str = field(default="256,256", metadata={"help": "hidden sizes of the policy and value MLPs"})
     init_agent: str = field(default="", metadata={"help": "start from this exported agent's weights (a shipped "
-                                                          "name or a .json path); a v2 agent widens to v3"})
+                                                          "name or a .json path); a v2 agent widens to v3, and "
+                                                          "a wider --net-arch starts computing what it did"})
     distill: str = field(default="", metadata={"help": "start by cloning this agent instead (any agent: a bot, "
                                                        "a shipped name, a path, an ensemble 'a+b+c'; another "
                                                        "network size is fine)"})
@@ -221,7 +222,7 @@ class ActorCritic(nn.Module):
         return self.value_net(self.mlp_extractor.value_net(obs)).squeeze(-1)
 
 
-def warm_start(name_or_path: str, game, net: ActorCritic) -> dict:
+def warm_start(name_or_path: str, game, net: ActorCritic, seed: int = 0) -> dict:
     """An exported agent's weights for ``net``.  An agent trained on v2 starts a v3 network: a v3
     observation begins with the v2 one, so the first layers get zero weights on the new inputs and the
     widened network acts and values exactly as the agent did, free to learn what the history adds."""
@@ -241,6 +242,7 @@ def warm_start(name_or_path: str, game, net: ActorCritic) -> dict:
                          f"--rules/--players/options give ({theirs} observation)")
     state = torch.load(path.with_suffix(".pt"), map_location="cpu", weights_only=True)
     mine = net.state_dict()
+    widen(state, mine, name_or_path, meta.get("net_arch"), seed)
     for key, value in state.items():
         if key not in mine:
             raise ValueError(f"--init-agent {name_or_path!r}: unexpected parameter {key}")
@@ -249,12 +251,42 @@ def warm_start(name_or_path: str, game, net: ActorCritic) -> dict:
                 and value.shape[1] < mine[key].shape[1]
             if not grow:
                 raise ValueError(f"--init-agent {name_or_path!r}: {key} has shape {tuple(value.shape)}, the "
-                                 f"network {tuple(mine[key].shape)} (--net-arch must match the agent's "
-                                 f"{meta.get('net_arch')})")
+                                 f"network {tuple(mine[key].shape)} (--net-arch may widen the agent's "
+                                 f"{meta.get('net_arch')}, with as many layers)")
             wide = torch.zeros_like(mine[key])
             wide[:, :value.shape[1]] = value
             state[key] = wide
     return state
+
+
+def widen(state: dict, mine: dict, name: str = "", theirs=None, seed: int = 0) -> None:
+    """Net2WiderNet (Chen, Goodfellow and Shlens, 2016) in place: a wider ``--net-arch`` starts from a narrower
+    agent computing exactly what it did.  Each new hidden unit copies an old unit's incoming weights, and the
+    copies share that unit's outgoing weights between them; the shares are uneven (random, summing to the
+    original), so the copies get different gradients and can learn apart."""
+    generator = torch.Generator().manual_seed(seed)
+    for trunk, head in (("mlp_extractor.policy_net", "action_net"), ("mlp_extractor.value_net", "value_net")):
+        layers = sorted({int(k.split(".")[2]) for k in state if k.startswith(trunk + ".")})
+        mine_layers = sorted({int(k.split(".")[2]) for k in mine if k.startswith(trunk + ".")})
+        if layers != mine_layers:
+            raise ValueError(f"--init-agent {name!r} has {len(layers)} hidden layers ({theirs}), --net-arch "
+                             f"{len(mine_layers)}: a warm start may widen layers, not add them")
+        names = [f"{trunk}.{i}" for i in layers] + [head]
+        for this, after in zip(names[:-1], names[1:]):
+            old, new = state[this + ".weight"].shape[0], mine[this + ".weight"].shape[0]
+            if new < old:
+                raise ValueError(f"--init-agent {name!r}: {this} has {old} units, --net-arch {new}; a warm "
+                                 f"start may widen a network ({theirs}), not narrow it")
+            if new == old:
+                continue
+            source = torch.arange(new) % old
+            copies = torch.bincount(source, minlength=old).to(state[this + ".weight"].dtype)
+            state[this + ".weight"] = state[this + ".weight"][source].clone()
+            state[this + ".bias"] = state[this + ".bias"][source].clone()
+            share = state[after + ".weight"][:, source] / copies[source]
+            noise = torch.randn(share.shape, generator=generator, dtype=share.dtype) * share.std()
+            group_mean = torch.zeros(share.shape[0], old, dtype=share.dtype).index_add_(1, source, noise) / copies
+            state[after + ".weight"] = share + noise - group_mean[:, source]
 
 
 def distill(trainer: LeanPPO, log=print) -> dict:
@@ -356,7 +388,7 @@ class LeanPPO:
                                   **cfg.env_options())
         self.net = ActorCritic(self.games.observation_size, self.games.num_actions, parse_net_arch(cfg.net_arch))
         if cfg.init_agent:
-            self.net.load_state_dict(warm_start(cfg.init_agent, self.games.game, self.net))
+            self.net.load_state_dict(warm_start(cfg.init_agent, self.games.game, self.net, cfg.seed))
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
         self.gen = torch.Generator().manual_seed(cfg.seed)  # action sampling and minibatch order
         self.games_restarted: str | None = None  # why a resume could not continue the games in play
