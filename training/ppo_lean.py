@@ -225,7 +225,8 @@ class ActorCritic(nn.Module):
 def warm_start(name_or_path: str, game, net: ActorCritic, seed: int = 0) -> dict:
     """An exported agent's weights for ``net``.  An agent trained on v2 starts a v3 network: a v3
     observation begins with the v2 one, so the first layers get zero weights on the new inputs and the
-    widened network acts and values exactly as the agent did, free to learn what the history adds."""
+    widened network acts and values exactly as the agent did, free to learn what the history adds; wider
+    hidden layers than the agent's are filled by ``widen``, again without changing what it computes."""
     import agents
     from agents.policy import layout_fingerprint
 
@@ -259,15 +260,15 @@ def warm_start(name_or_path: str, game, net: ActorCritic, seed: int = 0) -> dict
     return state
 
 
-def widen(state: dict, mine: dict, name: str = "", theirs=None, seed: int = 0) -> None:
+def widen(state: dict, mine: dict, name: str, theirs, seed: int) -> None:
     """Net2WiderNet (Chen, Goodfellow and Shlens, 2016) in place: a wider ``--net-arch`` starts from a narrower
     agent computing exactly what it did.  Each new hidden unit copies an old unit's incoming weights, and the
     copies share that unit's outgoing weights between them; the shares are uneven (random, summing to the
     original), so the copies get different gradients and can learn apart."""
     generator = torch.Generator().manual_seed(seed)
     for trunk, head in (("mlp_extractor.policy_net", "action_net"), ("mlp_extractor.value_net", "value_net")):
-        layers = sorted({int(k.split(".")[2]) for k in state if k.startswith(trunk + ".")})
-        mine_layers = sorted({int(k.split(".")[2]) for k in mine if k.startswith(trunk + ".")})
+        layers, mine_layers = ([int(k.split(".")[2]) for k in d if k.startswith(trunk) and k.endswith(".weight")]
+                               for d in (state, mine))
         if layers != mine_layers:
             raise ValueError(f"--init-agent {name!r} has {len(layers)} hidden layers ({theirs}), --net-arch "
                              f"{len(mine_layers)}: a warm start may widen layers, not add them")
