@@ -45,6 +45,32 @@ def test_a_resumed_run_continues_the_step_count_and_ends_with_the_uninterrupted_
     assert json.loads((cut / "agent.json").read_text())["resumes"] == 1
 
 
+def test_a_run_killed_after_a_checkpoint_has_its_sessions_on_disk_and_resumes_counting_both(tmp_path, monkeypatch):
+    """An interrupted session (a session's time ran out) must not lose its record: each checkpoint writes
+    sessions.json beside it, and the resume appends its own session."""
+    learn = LeanPPO.learn
+
+    def killed_after_256(self, total_steps, on_update):
+        def callback(tr, stats):
+            on_update(tr, stats)
+            if tr.step >= 256:
+                raise KeyboardInterrupt
+        return learn(self, total_steps, callback)
+
+    monkeypatch.setattr(LeanPPO, "learn", killed_after_256)
+    with pytest.raises(KeyboardInterrupt):
+        _train(tmp_path, "--run-name", "killed", "--total-steps", "512", "--checkpoint-every", "128")
+    run = tmp_path / "killed"
+    assert not (run / "agent.json").exists()
+    sessions = json.loads((run / "sessions.json").read_text())
+    assert sessions["steps"] == 256 and [s["end_step"] for s in sessions["sessions"]] == [256]
+    monkeypatch.setattr(LeanPPO, "learn", learn)
+    _train(tmp_path, "--run-name", "killed", "--resume", "--total-steps", "512")
+    sessions = json.loads((run / "sessions.json").read_text())
+    assert [(s["start_step"], s["end_step"]) for s in sessions["sessions"]] == [(0, 256), (256, 512)]
+    assert sessions["train_seconds"] == pytest.approx(sum(s["seconds"] for s in sessions["sessions"]), abs=0.2)
+
+
 def test_a_restarted_run_would_differ_so_the_resume_test_can_fail(tmp_path):
     whole = _train(tmp_path, "--run-name", "whole", "--total-steps", "512")
     first = _train(tmp_path, "--run-name", "first", "--total-steps", "256")

@@ -565,6 +565,15 @@ class LeanPPO:
 
 
 # ---------------------------------------------------------------------------------- the command
+def write_sessions(run: Path, trainer: LeanPPO) -> float:
+    """Write ``sessions.json`` (each session's steps, wall time and command, as the checkpoint holds them) and
+    return the run's training seconds so far."""
+    total_seconds = round(sum(s["seconds"] for s in trainer.sessions), 1)
+    (run / "sessions.json").write_text(json.dumps({"steps": trainer.step, "train_seconds": total_seconds,
+                                                   "sessions": trainer.sessions}, indent=1))
+    return total_seconds
+
+
 def train(cfg: Config) -> Path:
     """Run (or resume) the training described by ``cfg``; returns the run folder."""
     from torch.utils.tensorboard import SummaryWriter
@@ -626,15 +635,14 @@ def train(cfg: Config) -> Path:
         if tr.step >= next_ckpt[0] or tr.step >= cfg.total_steps:
             next_ckpt[0] = tr.step + cfg.checkpoint_every
             tr.save(ckpt)
+            write_sessions(run, tr)  # a run killed after this checkpoint still records its wall time
 
     trainer.learn(cfg.total_steps, on_update)
     bar.close()
     writer.close()
     session["end_step"], session["seconds"] = trainer.step, round(time.time() - t0, 1)
     trainer.save(ckpt)
-    total_seconds = round(sum(s["seconds"] for s in trainer.sessions), 1)
-    (run / "sessions.json").write_text(json.dumps({"steps": trainer.step, "train_seconds": total_seconds,
-                                                   "sessions": trainer.sessions}, indent=1))
+    total_seconds = write_sessions(run, trainer)
     cloned = json.loads((run / "distill.json").read_text()) if (run / "distill.json").exists() else None
     trainer.export(run / "agent", cfg.name, extra={
         "trained_steps": trainer.step, "train_seconds": total_seconds, "resumes": len(trainer.sessions) - 1,
