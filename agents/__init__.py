@@ -9,7 +9,9 @@
   ``training.train_ppo``), an SB3 ``MaskablePPO`` ``.zip``, or an RLlib checkpoint directory (one
   holding ``rllib_checkpoint.json``; RLlib checkpoints are pickled: load only ones you trust);
 * an ensemble of trained policies, their names or paths joined by ``+`` (``"a+b+c"``): it plays the
-  action with the highest mean probability (``agents.ensemble``).
+  action with the highest mean probability (``agents.ensemble``);
+* a trained policy averaged over the renamings of the four colours, its name or path followed by
+  ``~colours`` (``"ppo-standard_en-2p~colours"``; one-sided decks, ``agents.symmetry``).
 
 With ``game`` given, a trained policy is checked against the game's env version and layouts, in the
 observation layout it was trained on (its ``observation``: ``v3``, which needs a game that keeps the
@@ -30,6 +32,7 @@ from .view import ObsView
 
 _BOTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
 MODELS = Path(__file__).with_name("models")
+COLOURS = "~colours"  # a policy averaged over colour renamings (agents.symmetry)
 
 
 def shipped() -> list[str]:
@@ -45,8 +48,8 @@ def available() -> list[str]:
 def locate(name_or_path: str | os.PathLike) -> tuple[str, Path | None]:
     """What ``name_or_path`` names, and where it is, in the order ``load`` tries: ``("bot", None)``,
     ``("export", NAME.json)`` (a shipped name, an exported policy or a train_ppo run folder),
-    ``("sb3", .zip)``, ``("rllib", checkpoint folder)``, ``("ensemble", None)`` (names joined by ``+``), or
-    ``("unknown", None)``."""
+    ``("sb3", .zip)``, ``("rllib", checkpoint folder)``, ``("ensemble", None)`` (names joined by ``+``),
+    ``("colours", None)`` (a policy followed by ``~colours``), or ``("unknown", None)``."""
     if isinstance(name_or_path, str) and name_or_path in _BOTS:
         return "bot", None
     if isinstance(name_or_path, str) and name_or_path in shipped():
@@ -62,6 +65,8 @@ def locate(name_or_path: str | os.PathLike) -> tuple[str, Path | None]:
         return "export", path / "agent.json"
     if isinstance(name_or_path, str) and "+" in name_or_path:  # after the paths: a file may have a + in its name
         return "ensemble", None
+    if isinstance(name_or_path, str) and name_or_path.endswith(COLOURS):
+        return "colours", None
     return "unknown", None
 
 
@@ -80,6 +85,13 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
             raise ValueError(f"ensemble {name_or_path!r} has an empty member; join names or paths with '+', "
                              f"as in 'ppo-standard_en-2p+runs/my-run'")
         return EnsembleAgent([load(p, game=game, seed=seed) for p in parts], name=name_or_path)
+    if kind == "colours":
+        from .symmetry import ColourAveraged
+        base = name_or_path[:-len(COLOURS)]
+        if _game_of(game) is None:
+            raise ValueError(f"{name_or_path!r} averages over colour renamings, which needs the game it plays "
+                             f"(agents.load({name_or_path!r}, game=...))")
+        return ColourAveraged(load(base, game=game, seed=seed), _game_of(game), name=name_or_path)
     from .policy import PolicyAgent
 
     if kind == "rllib":
@@ -110,6 +122,8 @@ def observation_of(agent) -> str | None:
         layout = getattr(agent, "observation", None) or (getattr(agent, "meta", None) or {}).get("observation")
         return layout if layout in ("v2", "v3") else None
     kind, path = locate(agent)
+    if kind == "colours":
+        return observation_of(agent[:-len(COLOURS)])
     if kind == "ensemble":  # the widest of its members'
         layouts = [observation_of(p) for p in agent.split("+")]
         return None if None in layouts else "v3" if "v3" in layouts else "v2"
