@@ -341,3 +341,22 @@ def test_a_soup_of_snapshots_counts_each_ones_sessions_up_to_it(tmp_path):
     assert meta["train_seconds"] == round(first + second, 1)
     assert meta["trained_steps"] == 768
     assert all(m["command"].startswith("python -m training.ppo_lean ") for m in meta["soup_of"])
+
+
+def test_colour_augmentation_shows_each_game_renamed_and_plays_the_renamed_choice_back():
+    from agents.symmetry import ColourMaps
+    cfg = dict(players=2, opponents="heuristic", n_envs=32, n_steps=6, batch_size=64, net_arch="32,32",
+               torch_threads=1, observation="v3")
+    plain, renamed = LeanPPO(Config(**cfg)), LeanPPO(Config(**cfg, colour_augment=True))
+    start = torch.from_numpy(renamed._obs.copy()), torch.from_numpy(renamed._mask.copy())
+    renamed.collect()
+    plain.collect()
+    b, maps = renamed.buf, ColourMaps(renamed.games.game)
+    seen = [next((k for k in range(len(maps.perms)) if torch.equal(b["obs"][0, g], start[0][g, maps.obs[k]])), None)
+            for g in range(32)]
+    assert None not in seen and len(set(seen)) > 4  # every game shown renamed, by several renamings
+    for g, k in enumerate(seen):
+        assert torch.equal(b["mask"][0, g], start[1][g, np.argsort(maps.act[k])])
+    chosen = b["mask"].gather(2, b["action"][..., None]).squeeze(-1)
+    assert bool(chosen.all())  # the renamed choices were legal in the renamed games, so legal when played back
+    assert torch.equal(plain.buf["obs"][0], torch.from_numpy(plain.games.reset(0)))  # off: shown as they are

@@ -35,7 +35,9 @@ A run writes ``runs/NAME/``:
   of sb3-contrib's ``MaskableActorCriticPolicy``, so ``agents.policy.PolicyAgent`` reads them unchanged.
 
 ``--observation v2|v3`` and ``--env-option key=value`` are passed to the games as they are (the env's
-default layout when not given).
+default layout when not given).  ``--colour-augment`` shows the learner each decision under a random renaming
+of the deck's colours and plays its choice back renamed (``agents.symmetry``): the rules treat the colours of
+a one-sided deck alike, so every renamed position is a real one, and the network sees 24 variants of each.
 """
 
 from __future__ import annotations
@@ -85,6 +87,9 @@ class Config:
     clip_range: float = field(default=0.2, metadata={"help": "PPO clip range"})
     max_grad_norm: float = field(default=0.5, metadata={"help": "gradient norm clip"})
     net_arch: str = field(default="256,256", metadata={"help": "hidden sizes of the policy and value MLPs"})
+    colour_augment: bool = field(default=False, metadata={"help": "show the learner each decision under a random "
+                                                                 "renaming of the deck's colours and play its "
+                                                                 "choice back (agents.symmetry; one-sided decks)"})
     init_agent: str = field(default="", metadata={"help": "start from this exported agent's weights (a shipped "
                                                           "name or a .json path); a v2 agent widens to v3, and "
                                                           "a wider --net-arch starts computing what it did"})
@@ -391,6 +396,14 @@ class LeanPPO:
         if cfg.init_agent:
             self.net.load_state_dict(warm_start(cfg.init_agent, self.games.game, self.net, cfg.seed))
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
+        self.renamings = None  # (observation map, action map back) of each colour renaming, --colour-augment
+        if cfg.colour_augment:
+            from agents.symmetry import ColourMaps
+            maps = ColourMaps(self.games.game)
+            if maps.obs.shape[1] != self.games.observation_size:
+                raise ValueError(f"--colour-augment maps observations of {maps.obs.shape[1]} numbers, but the "
+                                 f"learner sees {self.games.observation_size}")
+            self.renamings = (torch.from_numpy(maps.obs), torch.from_numpy(np.argsort(maps.act, axis=1)))
         self.gen = torch.Generator().manual_seed(cfg.seed)  # action sampling and minibatch order
         self.games_restarted: str | None = None  # why a resume could not continue the games in play
         self.step = self.updates = 0
@@ -412,10 +425,16 @@ class LeanPPO:
         finished = []
         for t in range(self.cfg.n_steps):
             obs, mask = torch.from_numpy(self._obs), torch.from_numpy(self._mask)
+            if self.renamings is not None:  # each game seen under a random renaming of its colours
+                seen, back = self.renamings
+                k = torch.randint(seen.shape[0], (obs.shape[0],), generator=self.gen)
+                rows = torch.arange(obs.shape[0])[:, None]
+                obs, mask = obs[rows, seen[k]], mask[rows, back[k]]
             logp, value = self.net(obs, mask)
             gumbel = -torch.log(-torch.log(torch.rand(logp.shape, generator=self.gen).clamp_(1e-12, 1.0)))
             action = (logp + gumbel).argmax(1)
-            out = self.games.step(action.numpy())
+            played = action if self.renamings is None else back[k, action]  # the renamed choice, played back
+            out = self.games.step(played.numpy())
             reward = out["reward"].astype(np.float32)
             done = out["terminated"] | out["truncated"]
             cut = np.flatnonzero(out["truncated"])
