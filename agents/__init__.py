@@ -5,6 +5,9 @@
 * a scripted bot by name: ``random``, ``greedy``, ``heuristic`` (the last two read the observation
   layout of the game they play: pass ``game``);
 * a shipped trained agent by name: ``ppo-standard_en-2p``, ``ppo-standard_en-4p`` (``agents/models/``);
+  an export whose metadata says ``"play": "colour_average"`` (the shipped 2-player agent) plays its
+  network's mean over the colour renamings (``agents.symmetry.ColourAveraged``); ``agents.policy.PolicyAgent
+  .load(path)`` gives the network alone;
 * a trained policy from a path: an exported agent (``NAME.json`` + ``NAME.pt``, as written by
   ``training.train_ppo``), an SB3 ``MaskablePPO`` ``.zip``, or an RLlib checkpoint directory (one
   holding ``rllib_checkpoint.json``; RLlib checkpoints are pickled: load only ones you trust);
@@ -33,6 +36,7 @@ from .view import ObsView
 _BOTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
 MODELS = Path(__file__).with_name("models")
 COLOURS = "~colours"  # a policy averaged over colour renamings (agents.symmetry)
+PLAY_COLOUR_AVERAGE = "colour_average"  # an export's "play": load it averaged over colour renamings
 
 
 def shipped() -> list[str]:
@@ -86,12 +90,8 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
                              f"as in 'ppo-standard_en-2p+runs/my-run'")
         return EnsembleAgent([load(p, game=game, seed=seed) for p in parts], name=name_or_path)
     if kind == "colours":
-        from .symmetry import ColourAveraged
-        base = name_or_path[:-len(COLOURS)]
-        if _game_of(game) is None:
-            raise ValueError(f"{name_or_path!r} averages over colour renamings, which needs the game it plays "
-                             f"(agents.load({name_or_path!r}, game=...))")
-        return ColourAveraged(load(base, game=game, seed=seed), _game_of(game), name=name_or_path)
+        policy = load(name_or_path[:-len(COLOURS)], game=game, seed=seed)
+        return policy if getattr(policy, "maps", None) is not None else _colour_averaged(policy, game, name_or_path)
     from .policy import PolicyAgent
 
     if kind == "rllib":
@@ -101,7 +101,10 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
         return PolicyAgent.from_sb3(path, game=_game_of(game))
     if kind == "export":
         name = name_or_path if isinstance(name_or_path, str) and name_or_path in shipped() else None
-        return PolicyAgent.load(path, game=_game_of(game), name=name)
+        policy = PolicyAgent.load(path, game=_game_of(game), name=name)
+        if policy.meta.get("play") == PLAY_COLOUR_AVERAGE:  # the export says how it plays best
+            return _colour_averaged(policy, game, policy.name)
+        return policy
     raise ValueError(f"unknown agent {str(name_or_path)!r}; agents are: {', '.join(available())}, or a path to "
                      f"an exported policy (.json/.pt), an SB3 .zip, a train_ppo run folder or an RLlib checkpoint")
 
@@ -150,6 +153,22 @@ def observation_for(specs) -> str:
     ``uno_env.analysis`` build their games with it."""
     items = [specs] if isinstance(specs, (str, os.PathLike)) else list(specs)
     return "v3" if any(observation_of(a) == "v3" for a in items) else "v2"
+
+
+def _colour_averaged(policy, game, name: str):
+    """``policy`` averaged over the colour renamings of ``game`` (or, without one, of the game its metadata
+    names)."""
+    from .symmetry import ColourAveraged
+    found = _game_of(game)
+    meta = getattr(policy, "meta", None) or {}
+    if found is None and "rules" in meta and "players" in meta:
+        from uno_env import VecGame
+        found = VecGame(meta["rules"], int(meta["players"]), batch_size=1, observation=layout_of(meta) or "v2",
+                        **meta.get("options", {}))
+    if found is None:
+        raise ValueError(f"{name!r} averages over colour renamings, which needs the game it plays "
+                         f"(agents.load({name!r}, game=...)): its metadata names none")
+    return ColourAveraged(policy, found, name=name)
 
 
 def _game_of(game):

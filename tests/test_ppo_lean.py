@@ -211,7 +211,8 @@ def test_a_wider_network_warm_started_from_an_agent_computes_what_the_agent_does
     cfg = Config(players=2, n_envs=64, n_steps=2, batch_size=64, observation="v3", net_arch="512,384",
                  init_agent="ppo-standard_en-2p", progress=False)
     trainer = LeanPPO(cfg)
-    shipped = agents.load("ppo-standard_en-2p", game=trainer.games.game)
+    from agents.policy import PolicyAgent
+    shipped = PolicyAgent.load(agents.MODELS / "ppo-standard_en-2p.json", game=trainer.games.game)  # the network
     for _ in range(3):
         obs, mask = trainer._obs, trainer._mask
         with torch.no_grad():

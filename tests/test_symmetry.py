@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import agents
+from agents.policy import PolicyAgent
 from agents.symmetry import ColourAveraged, ColourMaps
 from uno_env import VecGame
 from uno_env.core.state import OVER
@@ -135,14 +136,14 @@ def test_averaging_over_every_renaming_gives_a_policy_that_plays_renamed_positio
     for i in (5, 17):
         renamed = avg.probabilities(obs[:, maps.obs[i]], mask[:, np.argsort(maps.act[i])])
         np.testing.assert_allclose(renamed[:, maps.act[i]], probs, atol=1e-5)
-    plain = agents.load("ppo-standard_en-2p", game=game)
+    plain = PolicyAgent.load(agents.MODELS / "ppo-standard_en-2p.json", game=game)  # the network alone
     assert not np.allclose(plain.probabilities(obs[:, maps.obs[5]], mask[:, np.argsort(maps.act[5])])
                            [:, maps.act[5]], plain.probabilities(obs, mask), atol=1e-5)  # the network alone is not
 
 
 def test_the_identity_renaming_alone_is_the_policy_itself():
     game, obs, mask = _positions(seed=2)
-    plain = agents.load("ppo-standard_en-2p", game=game)
+    plain = PolicyAgent.load(agents.MODELS / "ppo-standard_en-2p.json", game=game)
     one = ColourAveraged(plain, game, perms=[[0, 1, 2, 3]])
     np.testing.assert_allclose(one.probabilities(obs, mask), plain.probabilities(obs, mask), atol=1e-6)
     np.testing.assert_array_equal(one.act(obs, mask), plain.act(obs, mask))
@@ -151,8 +152,8 @@ def test_the_identity_renaming_alone_is_the_policy_itself():
 def test_colour_averaging_names_what_is_wrong():
     with pytest.raises(ValueError, match="one-sided decks.*flip112"):
         ColourMaps(VecGame("flip_jp", 2, batch_size=1, seed=0, observation="v3"))
-    with pytest.raises(ValueError, match="needs the game it plays"):
-        agents.load("ppo-standard_en-2p~colours")
+    with pytest.raises(ValueError, match="no-such-agent"):
+        agents.load("no-such-agent~colours")
     with pytest.raises(ValueError, match="permutations of the 4 colours"):
         ColourMaps(VecGame("standard_en", 2, batch_size=1, seed=0), perms=[[0, 1, 1, 3]])
     game = VecGame("standard_en", 2, batch_size=1, seed=0)
@@ -160,3 +161,18 @@ def test_colour_averaging_names_what_is_wrong():
         ColourAveraged(agents.load("heuristic", game=game), game)
     assert agents.observation_of("ppo-standard_en-2p~colours") == "v3"
     assert agents.locate("ppo-standard_en-2p~colours") == ("colours", None)
+
+
+def test_an_export_that_says_it_plays_colour_averaged_loads_so_with_or_without_a_game(tmp_path):
+    shipped = agents.load("ppo-standard_en-2p")  # its metadata: "play": "colour_average"
+    assert isinstance(shipped, ColourAveraged) and shipped.name == "ppo-standard_en-2p"
+    assert len(shipped.maps.perms) == 24 and shipped.observation == "v3"
+    again = agents.load("ppo-standard_en-2p~colours", game=VecGame("standard_en", 2, batch_size=1, seed=0,
+                                                                   observation="v3"))
+    assert isinstance(again.policy, PolicyAgent)  # averaged once, not over averages
+    game, obs, mask = _positions(seed=3)
+    np.testing.assert_allclose(again.probabilities(obs, mask), shipped.probabilities(obs, mask), atol=1e-6)
+    plain = PolicyAgent.load(agents.MODELS / "ppo-standard_en-2p.json", game=game)
+    assert isinstance(plain, PolicyAgent) and plain.meta["play"] == "colour_average"
+    plain.export(tmp_path / "raw", game)  # an export without the key plays as the network
+    assert isinstance(agents.load(str(tmp_path / "raw"), game=game), PolicyAgent)

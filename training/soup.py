@@ -54,8 +54,9 @@ def _record(given: str, path: Path, meta: dict) -> dict:
 
 
 def soup(members: list[str], out: str | Path, name: str | None = None, evaluations: list | None = None,
-         command: str = "") -> Path:
-    """Write the uniform weight average of ``members`` to ``out.json`` / ``out.pt``; returns the json path."""
+         command: str = "", play: str | None = None) -> Path:
+    """Write the uniform weight average of ``members`` to ``out.json`` / ``out.pt``; returns the json path.
+    ``play="colour_average"`` records that ``agents.load`` plays it averaged over colour renamings."""
     import torch
 
     from agents.policy import PolicyAgent
@@ -86,7 +87,7 @@ def soup(members: list[str], out: str | Path, name: str | None = None, evaluatio
         "train_seconds": None if None in seconds else round(sum(seconds), 1),
         "trainer": "training.soup",
         "command": command or "python -m training.soup " + " ".join(members) + f" --out {out}",
-        "soup_of": records, "training_evaluations": evaluations or []})
+        "soup_of": records, "training_evaluations": evaluations or [], **({"play": play} if play else {})})
 
 
 def main(argv=None) -> int:
@@ -97,9 +98,12 @@ def main(argv=None) -> int:
     p.add_argument("--evaluations", type=Path, default=None,
                    help="JSON lines of the evaluations that chose it (recorded)")
     p.add_argument("--command", default="", help="the commands that made it, members included (recorded)")
+    p.add_argument("--colour-average", action="store_true",
+                   help="record that agents.load plays it averaged over the colour renamings (agents.symmetry)")
     args = p.parse_args(argv)
     try:
-        path = soup(args.members, args.out, args.name, read_evaluations(args.evaluations), args.command)
+        path = soup(args.members, args.out, args.name, read_evaluations(args.evaluations), args.command,
+                    "colour_average" if args.colour_average else None)
     except (FileNotFoundError, ValueError) as exc:
         print(f"soup: error: {exc}", file=sys.stderr)
         return 2
