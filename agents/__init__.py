@@ -5,7 +5,7 @@
 * a scripted bot by name: ``random``, ``greedy``, ``heuristic`` (the last two read the observation
   layout of the game they play: pass ``game``);
 * a shipped trained agent by name: ``ppo-standard_en-2p``, ``ppo-standard_en-4p`` (``agents/models/``);
-  an export whose metadata says ``"play": "colour_average"`` (the shipped 2-player agent) plays its
+  an export whose metadata says ``"play": "colour_average"`` (both shipped agents) plays its
   network's mean over the colour renamings (``agents.symmetry.ColourAveraged``); ``agents.policy.PolicyAgent
   .load(path)`` gives the network alone;
 * a trained policy from a path: an exported agent (``NAME.json`` + ``NAME.pt``, as written by

@@ -11,7 +11,9 @@ random games side by side with their renamed twins and checks both maps at every
 A trained network is only nearly equivariant: it answers the renamed positions slightly differently, and
 those differences behave much like the partly independent mistakes of policies trained apart.
 ``ColourAveraged`` plays the mean of a policy's probabilities over the renamings (test-time augmentation),
-an ensemble of one network that costs no training.
+an ensemble of one network that costs no training: both shipped agents play so (their exports say
+``"play": "colour_average"``), 0.4 to 0.6 points stronger against ``heuristic`` than their networks alone
+(docs/training.md), at 24 forward passes a decision.
 """
 
 from __future__ import annotations
@@ -138,6 +140,7 @@ class ColourAveraged:
                              f"{getattr(policy, 'name', policy)!r} gives none")
         self.policy = policy
         self.maps = ColourMaps(game, perms)
+        self._back = np.argsort(self.maps.act, axis=1)  # renamed action -> original action
         self.name = name or f"{policy.name}~colours"
         self.deterministic = deterministic
         self.observation = getattr(policy, "observation", None)
@@ -147,8 +150,7 @@ class ColourAveraged:
         obs, mask = check_batch(observations, action_masks)
         n, B = len(self.maps.perms), obs.shape[0]
         obs_all = np.concatenate([obs[:, self.maps.obs[i]] for i in range(n)])
-        inv_act = np.argsort(self.maps.act, axis=1)  # renamed action -> original action
-        mask_all = np.concatenate([mask[:, inv_act[i]] for i in range(n)])
+        mask_all = np.concatenate([mask[:, self._back[i]] for i in range(n)])
         probs = self.policy.probabilities(obs_all, mask_all).reshape(n, B, -1)
         total = sum(probs[i][:, self.maps.act[i]].astype(np.float64) for i in range(n)) / n
         return np.where(mask, total, 0.0)
