@@ -45,6 +45,14 @@ def check_batch(observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.
     return obs, mask
 
 
+def choose(probs: np.ndarray, mask: np.ndarray, deterministic: bool, rng=None) -> np.ndarray:
+    """``(B,)`` the most likely legal action of each row (``deterministic`` or no ``rng``), else one drawn from
+    ``probs``; a legal action always beats an illegal one, even where ``probs`` gives it no mass."""
+    if deterministic or rng is None:
+        return np.where(mask, probs + 1e-12, -1.0).argmax(1).astype(np.int64)
+    return sample(probs, rng)
+
+
 def sample(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """``(B,)`` one action per row drawn from ``probs`` (``(B, A)``, zero on illegal actions)."""
     cum = probs.cumsum(1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import check_batch, sample
+from .base import check_batch, choose
 
 
 class EnsembleAgent:
@@ -51,8 +51,4 @@ class EnsembleAgent:
 
     def act(self, observations, action_masks, rng=None) -> np.ndarray:
         obs, mask = check_batch(observations, action_masks)
-        probs = self.probabilities(obs, mask)
-        if self.deterministic or rng is None:
-            # a legal action always beats an illegal one, even where every member gave it no mass
-            return np.where(mask, probs + 1e-12, -1.0).argmax(1).astype(np.int64)
-        return sample(probs, rng)
+        return choose(self.probabilities(obs, mask), mask, self.deterministic, rng)

@@ -22,7 +22,9 @@ import itertools
 
 import numpy as np
 
-from .base import check_batch, sample
+from uno_env.core.cards import NUM_COLOR_STATES
+
+from .base import check_batch, choose
 
 
 class ColourMaps:
@@ -62,7 +64,7 @@ class ColourMaps:
         self.C = C
         face_of = {(f.color, f.symbol, f.points): i for i, f in enumerate(deck.faces)}
         F, A = len(deck.faces), table.size
-        self.obs = np.stack([self._obs_map(observer, p, F, face_of, deck) for p in perms])
+        self.obs = np.stack([self._obs_map(observer, engine.P, p, F, face_of, deck) for p in perms])
         key = {(int(table.kind[a]), int(table.face[a]), int(table.color[a]), int(table.target[a])): a
                for a in range(A)}
         self.act = np.stack([[key[(int(table.kind[a]), self._face(p, int(table.face[a]), face_of, deck),
@@ -78,12 +80,12 @@ class ColourMaps:
         face = deck.faces[f]
         return face_of[(self._color(p, face.color), face.symbol, face.points)]
 
-    def _obs_map(self, observer, p, F, face_of, deck) -> np.ndarray:
+    def _obs_map(self, observer, P, p, F, face_of, deck) -> np.ndarray:
         """``src``: entry ``j`` of the renamed observation is entry ``src[j]`` of the original one."""
         C = self.C
         inv = np.argsort(p)  # the colour that becomes colour c
         inv_face = np.array([self._face(inv, f, face_of, deck) for f in range(F)])
-        color10 = np.r_[inv, np.arange(C, 10)]  # 8 colour places, FREE, NO_COLOR: only the deck's move
+        color10 = np.r_[inv, np.arange(C, NUM_COLOR_STATES)]  # 8 colour places, FREE, NO_COLOR: the deck's move
         color_c1 = np.r_[inv, C]  # the deck's colours, then wild
         src = np.arange(observer.size)
         for slot in observer.spec:
@@ -99,10 +101,9 @@ class ColourMaps:
             elif slot.name == "last_play":
                 block = color_c1
             elif slot.name == "played":  # colour+wild | number+actions | declared colours (core.memory tally)
-                T = n // observer_players(observer)
+                T = n // P
                 block = np.r_[inv, np.arange(C, T - C), T - C + inv]
             elif slot.name == "recent":  # per play: seat | face | colour declared
-                P = observer_players(observer)
                 block = np.r_[np.arange(P), P + inv_face, P + F + inv]
             else:
                 raise ValueError(f"observation slice {slot.name!r} has no colour mapping; add it to "
@@ -112,10 +113,6 @@ class ColourMaps:
             reps = n // block.size
             src[slot.start:slot.stop] = slot.start + (np.arange(reps)[:, None] * block.size + block[None, :]).ravel()
         return src
-
-
-def observer_players(observer) -> int:
-    return next(s.stop - s.start for s in observer.spec if s.name == "seat")
 
 
 _SAME = {"seat", "direction", "phase", "acting", "turn", "played_by", "pending", "challengeable", "declared",
@@ -149,15 +146,12 @@ class ColourAveraged:
     def probabilities(self, observations, action_masks) -> np.ndarray:
         obs, mask = check_batch(observations, action_masks)
         n, B = len(self.maps.perms), obs.shape[0]
-        obs_all = np.concatenate([obs[:, self.maps.obs[i]] for i in range(n)])
-        mask_all = np.concatenate([mask[:, self._back[i]] for i in range(n)])
-        probs = self.policy.probabilities(obs_all, mask_all).reshape(n, B, -1)
-        total = sum(probs[i][:, self.maps.act[i]].astype(np.float64) for i in range(n)) / n
+        renamed = obs[:, self.maps.obs].transpose(1, 0, 2).reshape(n * B, -1)  # renaming-major, (n * B, D)
+        renamed_mask = mask[:, self._back].transpose(1, 0, 2).reshape(n * B, -1)
+        probs = self.policy.probabilities(renamed, renamed_mask).reshape(n, B, -1).astype(np.float64)
+        total = np.take_along_axis(probs, self.maps.act[:, None, :], axis=2).mean(0)  # back on the actions
         return np.where(mask, total, 0.0)
 
     def act(self, observations, action_masks, rng=None) -> np.ndarray:
         obs, mask = check_batch(observations, action_masks)
-        probs = self.probabilities(obs, mask)
-        if self.deterministic or rng is None:
-            return np.where(mask, probs + 1e-12, -1.0).argmax(1).astype(np.int64)
-        return sample(probs, rng)
+        return choose(self.probabilities(obs, mask), mask, self.deterministic, rng)
