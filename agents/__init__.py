@@ -63,8 +63,9 @@ def locate(name_or_path: str | os.PathLike) -> tuple[str, Path | None]:
         return "rllib", path
     if path.suffix == ".zip" and path.is_file():
         return "sb3", path
-    if path.with_suffix(".json").is_file() and path.with_suffix(".pt").is_file():
-        return "export", path.with_suffix(".json")
+    stem = path.with_suffix("") if path.suffix in (".json", ".pt") else path  # not "a.json~colours" -> "a.json"
+    if Path(f"{stem}.json").is_file() and Path(f"{stem}.pt").is_file():
+        return "export", Path(f"{stem}.json")
     if path.is_dir() and (path / "agent.json").is_file():  # a train_ppo run folder
         return "export", path / "agent.json"
     if isinstance(name_or_path, str) and "+" in name_or_path:  # after the paths: a file may have a + in its name

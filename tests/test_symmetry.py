@@ -176,3 +176,15 @@ def test_an_export_that_says_it_plays_colour_averaged_loads_so_with_or_without_a
     assert isinstance(plain, PolicyAgent) and plain.meta["play"] == "colour_average"
     plain.export(tmp_path / "raw", game)  # an export without the key plays as the network
     assert isinstance(agents.load(str(tmp_path / "raw"), game=game), PolicyAgent)
+
+
+def test_a_path_with_its_json_suffix_followed_by_colours_or_a_member_is_not_read_as_that_file(tmp_path):
+    """Regression: "run/agent.json~colours" used to load run/agent.json alone, neither averaged nor warned of
+    (Path.with_suffix read ".json~colours" as the suffix), and "run/agent.json+heuristic" its first member."""
+    for ext in (".json", ".pt"):
+        (tmp_path / f"agent{ext}").write_text("{}")
+    assert agents.locate(str(tmp_path / "agent.json")) == ("export", tmp_path / "agent.json")
+    assert agents.locate(str(tmp_path / "agent")) == ("export", tmp_path / "agent.json")
+    assert agents.locate(str(tmp_path / "agent.json~colours")) == ("colours", None)
+    assert agents.locate(str(tmp_path / "agent.json+heuristic")) == ("ensemble", None)
+    assert agents.locate(str(tmp_path / "agent.v2")) == ("unknown", None)
