@@ -293,6 +293,11 @@ def test_a_clone_only_run_exports_the_clone_and_ships_it_with_its_distillation_r
                       "--out-dir", str(tmp_path / "models")]) == 0
     agent = agents.load(tmp_path / "models" / "clone")
     assert agent.meta["distill"] == report and agent.meta["train_seconds"] == report["seconds"]
+    assert ship.main(["--run", str(run), "--checkpoint", "agent", "--name", "clone-c", "--colour-average",
+                      "--out-dir", str(tmp_path / "models")]) == 0
+    averaged = agents.load(tmp_path / "models" / "clone-c")  # its export says how it plays: averaged
+    assert type(averaged).__name__ == "ColourAveraged" and averaged.policy.meta["play"] == "colour_average"
+    assert "play" not in agent.meta
     shipped = torch.load(tmp_path / "models" / "clone.pt", weights_only=True)
     for key, value in _weights(run).items():
         assert torch.equal(shipped[key], value), key

@@ -11,7 +11,8 @@ steps and wall time, and where it came from; the weights are a plain state dict,
 A ``training.ppo_lean`` run ships one of its snapshots (``--checkpoint snapshots/step_N``, or ``agent``, the
 network it ended with: a clone-only run's, ``--total-steps 0``); its sessions
 (steps, wall time and command of each) come from the run's checkpoint, and ``--evaluations FILE`` adds
-the JSON lines of the evaluations that chose it.
+the JSON lines of the evaluations that chose it, and ``--colour-average`` records that ``agents.load`` plays it
+averaged over the 24 colour renamings (``"play": "colour_average"``, as ``training.soup`` does).
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ def read_evaluations(path: Path | None) -> list | None:
 
 
 def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: float | None,
-         out_dir: Path = MODELS, evaluations: list | None = None) -> Path:
+         out_dir: Path = MODELS, evaluations: list | None = None, play: str | None = None) -> Path:
+    """Export ``run``'s ``checkpoint`` as ``out_dir/name``; ``play="colour_average"`` records that
+    ``agents.load`` plays it averaged over the colour renamings (``agents.symmetry``)."""
     from sb3_contrib import MaskablePPO
 
     from agents.policy import PolicyAgent
@@ -54,7 +57,10 @@ def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: flo
         raise FileNotFoundError(f"no run at {run} (missing config.json)")
     cfg = json.loads(cfg_path.read_text())
     if (run / f"{checkpoint}.json").is_file():  # a ppo_lean snapshot
-        return ship_snapshot(run, checkpoint, name, command, train_seconds, out_dir, cfg, evaluations)
+        return ship_snapshot(run, checkpoint, name, command, train_seconds, out_dir, cfg, evaluations, play)
+    if play is not None:
+        raise ValueError(f"--colour-average ships a ppo_lean network ({run / checkpoint}.json); {checkpoint!r} "
+                         f"is a train_ppo checkpoint: ship it, then load it as NAME~colours")
     if evaluations is not None:
         raise ValueError(f"--evaluations is for ppo_lean snapshots (snapshots/step_N); {checkpoint!r} is a "
                          f"train_ppo checkpoint, whose evaluations come from the run's eval.jsonl")
@@ -80,7 +86,7 @@ def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: flo
 
 
 def ship_snapshot(run: Path, snapshot: str, name: str, command: str, train_seconds: float | None,
-                  out_dir: Path, cfg: dict, evaluations: list | None = None) -> Path:
+                  out_dir: Path, cfg: dict, evaluations: list | None = None, play: str | None = None) -> Path:
     """Ship a ``training.ppo_lean`` snapshot (``snapshots/step_N``) with its run's sessions up to it."""
     import torch
 
@@ -104,7 +110,7 @@ def ship_snapshot(run: Path, snapshot: str, name: str, command: str, train_secon
         "trained_steps": steps, "train_seconds": train_seconds, "trainer": "training.ppo_lean",
         "command": command or "python -m training.ppo_lean " + (sessions[0]["command"] if sessions else ""),
         "checkpoint": snapshot, "args": cfg, "sessions": sessions, "training_evaluations": evaluations or [],
-        "distill": cloned})
+        "distill": cloned, **({"play": play} if play else {})})
 
 
 def main(argv=None) -> int:
@@ -117,10 +123,12 @@ def main(argv=None) -> int:
     p.add_argument("--out-dir", type=Path, default=MODELS, help="where NAME.json and NAME.pt go")
     p.add_argument("--evaluations", type=Path, default=None,
                    help="a ppo_lean snapshot: JSON lines of the evaluations that chose it (recorded)")
+    p.add_argument("--colour-average", action="store_true",
+                   help="record that agents.load plays it averaged over the colour renamings (agents.symmetry)")
     args = p.parse_args(argv)
     try:
         path = ship(args.run, args.checkpoint, args.name, args.command, args.train_seconds, args.out_dir,
-                    read_evaluations(args.evaluations))
+                    read_evaluations(args.evaluations), "colour_average" if args.colour_average else None)
     except (FileNotFoundError, ValueError) as exc:
         print(f"ship: error: {exc}", file=sys.stderr)
         return 2
