@@ -273,8 +273,9 @@ def plot(result: MatchResult, path: str | Path) -> None:
 
 def main(argv: list[str] | None = None, prog: str = "python -m training.evaluate") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
-    parser.add_argument("--agents", required=True, help="comma-separated agents, one per seat slot; the last one fills the seats left "
-                        "(ppo,heuristic at four players: one ppo against three heuristic)")
+    parser.add_argument("--agents", required=True,
+                        help="comma-separated agents, one per seat slot; the last one fills the seats left "
+                             "(ppo,heuristic at four players: one ppo against three heuristic)")
     parser.add_argument("--rules", default="standard_en", help="preset name")
     parser.add_argument("--players", type=int, default=2, help="seats per table")
     parser.add_argument("--games", type=int, default=2000, help="games (rounds) to play")

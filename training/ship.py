@@ -126,9 +126,11 @@ def main(argv=None) -> int:
     p.add_argument("--colour-average", action="store_true",
                    help="record that agents.load plays it averaged over the colour renamings (agents.symmetry)")
     args = p.parse_args(argv)
+    from agents import PLAY_COLOUR_AVERAGE
+
     try:
         path = ship(args.run, args.checkpoint, args.name, args.command, args.train_seconds, args.out_dir,
-                    read_evaluations(args.evaluations), "colour_average" if args.colour_average else None)
+                    read_evaluations(args.evaluations), PLAY_COLOUR_AVERAGE if args.colour_average else None)
     except (FileNotFoundError, ValueError) as exc:
         print(f"ship: error: {exc}", file=sys.stderr)
         return 2

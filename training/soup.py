@@ -66,7 +66,7 @@ def soup(members: list[str], out: str | Path, name: str | None = None, evaluatio
         raise ValueError(f"a soup needs at least two policies, got {len(members)}")
     found = [_member(m) for m in members]
     first = found[0][1]
-    for (path, meta), given in zip(found[1:], members[1:]):
+    for (_path, meta), given in zip(found[1:], members[1:]):
         differ = [k for k in SAME if meta.get(k) != first.get(k)]
         if differ:
             k = differ[0]
@@ -101,9 +101,11 @@ def main(argv=None) -> int:
     p.add_argument("--colour-average", action="store_true",
                    help="record that agents.load plays it averaged over the colour renamings (agents.symmetry)")
     args = p.parse_args(argv)
+    from agents import PLAY_COLOUR_AVERAGE
+
     try:
         path = soup(args.members, args.out, args.name, read_evaluations(args.evaluations), args.command,
-                    "colour_average" if args.colour_average else None)
+                    PLAY_COLOUR_AVERAGE if args.colour_average else None)
     except (FileNotFoundError, ValueError) as exc:
         print(f"soup: error: {exc}", file=sys.stderr)
         return 2
