@@ -1,0 +1,170 @@
+"""The shipped agents' recipes (training/recipe.py): each is what was run (checked against the run records
+kept in git), its inputs are in the repository, and the runner builds a lineage make-style: an interrupted
+build run again finishes it with the weights of an uninterrupted one.  No test measures speed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from training import ppo_lean, recipe  # noqa: E402
+from training.recipe import RECIPES, Builder, Recipe, Run, Soup  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "training" / "results" / "v3_agents" / "run_records"
+# what a recipe may set differently from the recorded run: where files are, and the run's length and bookkeeping
+# (a run recorded past the recipe's total, as ens2p was, shipped the snapshot at the recipe's total)
+FREE = {"init_agent", "distill", "run_name", "runs_dir", "total_steps", "progress", "torch_threads", "resume",
+        "snapshot_every", "checkpoint_every"}
+RUNS = [(r.agent, s) for r in RECIPES.values() for s in r.steps if isinstance(s, Run)]
+
+
+def _final_config(run: Run) -> ppo_lean.Config:
+    """The run's settings after its last session (ppo_lean keeps a changed setting changed)."""
+    argv = shlex.split(run.args.format(**{n: "x" for n in run.needs}))  # a placeholder path for each product
+    for _, extra in run.later:
+        argv += shlex.split(extra)
+    cfg = ppo_lean.parse_args([*argv, "--total-steps", str(run.sessions[-1][0])])
+    cfg.validate()
+    return cfg
+
+
+def test_every_shipped_agent_has_a_recipe_whose_last_step_is_a_run_it_can_ship():
+    shipped = {p.stem for p in (ROOT / "agents" / "models").glob("*.json")}
+    assert set(RECIPES) == shipped
+    for r in RECIPES.values():
+        assert isinstance(r.target, Run), r.agent
+
+
+@pytest.mark.parametrize("agent", list(RECIPES))
+def test_each_step_uses_only_earlier_steps_and_files_kept_in_the_repository(agent):
+    r = RECIPES[agent]
+    seen = set()
+    for step in r.steps:
+        assert set(step.needs) <= seen, (step.name, set(step.needs) - seen)
+        assert step.name not in seen
+        seen.add(step.name)
+        if isinstance(step, Run):
+            for token in shlex.split(step.args):
+                for part in token.split("+"):
+                    if part.startswith("training/"):
+                        stem = ROOT / part.removesuffix(".json")
+                        assert stem.with_suffix(".json").is_file() and stem.with_suffix(".pt").is_file(), part
+
+
+@pytest.mark.parametrize("agent,run", RUNS, ids=[f"{a}:{s.name}" for a, s in RUNS])
+def test_each_run_has_the_settings_its_recorded_run_was_trained_with(agent, run):
+    """The recipe is what was run: its settings are those of run_records/NAME/config.json, its sessions
+    begin where the recorded ones changed settings, and it stops no later than the recorded run."""
+    record = RECORDS / run.name
+    saved = json.loads((record / "config.json").read_text())
+    cfg = vars(_final_config(run))
+    saved = {**vars(ppo_lean.Config()), **saved}  # a setting added since the run had its default then
+    differ = {k: (cfg[k], saved[k]) for k in cfg if k not in FREE and cfg[k] != saved[k]}
+    assert not differ, differ
+    sessions = json.loads((record / "sessions.json").read_text())
+    starts = {s["start_step"] for s in sessions["sessions"]}
+    rollout = cfg["n_envs"] * cfg["n_steps"]
+    ends = [-(-total // rollout) * rollout for total, _ in run.sessions]
+    assert {0, *ends[:-1]} <= starts
+    assert ends[-1] <= sessions["sessions"][-1]["end_step"]
+
+
+def test_the_shipped_agents_were_trained_for_the_steps_their_recipe_ends_at():
+    for r in RECIPES.values():
+        meta = json.loads((ROOT / "agents" / "models" / f"{r.agent}.json").read_text())
+        cfg = _final_config(r.target)
+        rollout = cfg.n_envs * cfg.n_steps
+        assert meta["trained_steps"] == -(-r.target.sessions[-1][0] // rollout) * rollout, r.agent
+
+
+# ------------------------------------------------------------------------------------------ the runner
+TINY = "--players 2 --opponents random --n-envs 16 --n-steps 8 --batch-size 64 --n-epochs 2 --net-arch 32,32"
+
+
+def _lineage() -> Recipe:
+    """A run in two sessions (the second at another learning rate), two fine-tunes of it, their soup."""
+    return Recipe(agent="tiny", steps=(
+        Run("a", f"{TINY} --seed 1", 256, later=((512, "--learning-rate 1e-4"),)),
+        Run("b", f"{TINY} --init-agent {{a}} --seed 2", 128),
+        Run("c", f"{TINY} --init-agent {{a}} --seed 3", 128),
+        Soup("s", ("b", "c")),
+    ))
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory) -> Builder:
+    """The tiny lineage built straight through, two steps at a time."""
+    builder = Builder(_lineage(), tmp_path_factory.mktemp("recipe") / "whole")
+    assert set(builder.build(jobs=2, log=lambda _: None)) == {"a", "b", "c", "s"}
+    return builder
+
+
+def test_a_lineage_built_with_an_interruption_ends_with_the_weights_of_one_built_straight_through(whole, tmp_path):
+    sessions = json.loads((whole.root / "a" / "sessions.json").read_text())["sessions"]
+    assert [(s["start_step"], s["end_step"]) for s in sessions] == [(0, 256), (256, 512)]
+    assert "--resume" in sessions[1]["command"] and "--learning-rate 1e-4" in sessions[1]["command"]
+    assert whole.build(log=lambda _: None) == {}  # all done: nothing runs again
+
+    cut = tmp_path / "cut"  # stopped inside the first session of a, at step 128
+    Builder(Recipe(agent="tiny", steps=(Run("a", f"{TINY} --seed 1", 128),)), cut).build(log=lambda _: None)
+    resumed = Builder(_lineage(), cut)
+    assert resumed.plan()[0][:2] == ("a", "at step 128")
+    assert "--resume" in resumed.command("a") and "256" in resumed.command("a")
+    resumed.build(jobs=2, log=lambda _: None)
+    same, diff = recipe.compare(cut / "s.json", whole.product("s"))
+    assert same, diff
+    soup = json.loads((cut / "s.json").read_text())
+    assert [m["seed"] for m in soup["soup_of"]] == [2, 3]  # the members, in the recipe's order
+
+
+def test_a_product_older_than_its_input_is_refused_with_where_it_is(whole, tmp_path):
+    shutil.copytree(whole.root, tmp_path, dirs_exist_ok=True)
+    lineage = _lineage()
+    assert Builder(lineage, tmp_path).stale() == []
+    os.utime(tmp_path / "b" / "agent.json", (1, 1))  # b now predates a: built from an older a
+    with pytest.raises(ValueError, match=f"b was built from an older product .* remove {tmp_path / 'b'}"):
+        Builder(lineage, tmp_path).plan()
+
+
+def test_a_given_product_cuts_off_its_lineage(whole, tmp_path):
+    given = Builder(_lineage(), tmp_path / "given", given={"a": whole.product("a")})
+    assert given.needed() == ["a", "b", "c", "s"]
+    assert [row[1] for row in given.plan()] == ["given", "to do", "to do", "to do"]
+    assert str(whole.product("a")) in given.command("b")
+
+
+def test_a_failing_step_stops_the_build_and_names_itself(tmp_path):
+    broken = Recipe(agent="broken", steps=(Run("bad", f"{TINY} --n-envs 0", 128),))
+    with pytest.raises(RuntimeError, match="step bad failed"):
+        Builder(broken, tmp_path).build(log=lambda _: None)
+    assert "--n-envs must be positive" in (tmp_path / "logs" / "bad.log").read_text()
+
+
+def test_the_plan_of_a_fresh_build_gives_the_first_command_and_what_each_later_step_waits_on(tmp_path, capsys):
+    assert recipe.main(["ppo-standard_en-2p", "--dry-run", "--dir", str(tmp_path)]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == len(RECIPES["ppo-standard_en-2p"].steps)
+    assert "training.ppo_lean" in rows[0] and "--distill" in rows[0]
+    assert "(after ca2-s1401)" in rows[-1]
+    assert not tmp_path.joinpath("logs").exists()  # a dry run starts nothing
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["ppo-uno_flip-2p"], "no recipe for 'ppo-uno_flip-2p'; recipes: ppo-standard_en-2p"),
+    (["ppo-standard_en-2p", "--given", "r113=runs/x.json"], "has no step 'r113'; its steps are: ens2p"),
+    (["ppo-standard_en-2p", "--given", "r112=nowhere/r112.json"], "no exported policy there"),
+    (["ppo-standard_en-2p", "--given", "r112"], "--given must be STEP=PATH, got 'r112'"),
+    (["ppo-standard_en-2p", "--jobs", "0"], "--jobs must be at least 1, got 0"),
+])
+def test_bad_arguments_are_refused_with_what_was_given_and_what_is_allowed(argv, message, capsys, tmp_path):
+    assert recipe.main([*argv, "--dir", str(tmp_path), "--dry-run"]) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,361 @@
+"""One command per shipped agent: its whole training, from files in the repository to the shipped weights.
+
+    python -m training.recipe ppo-standard_en-2p --dry-run     # the plan: each step, done or not, its command
+    python -m training.recipe ppo-standard_en-2p --jobs 2      # build it in runs/recipe-ppo-standard_en-2p/
+    python -m training.recipe ppo-standard_en-2p --compare     # the product's weights against the shipped file
+    python -m training.recipe ppo-standard_en-2p --given r112=runs/r112.json   # start from a step's product
+
+Why it exists: a shipped agent is a lineage (a cloned ensemble, fine-tunes, model soups of them, fine-tunes
+of the soups), and each step names the product of the one before.  Here each agent's lineage is data (a
+``Run`` of ``training.ppo_lean`` in one or more sessions, a ``Soup`` of ``training.soup``), and the runner
+builds what the target needs, as ``make`` does: a step whose product exists is done, so the command run again
+after an interruption (a session is at most about three hours) finishes the lineage rather than restarting
+it.  An interrupted run resumes from its checkpoint (``ppo_lean --resume``) in the session it had reached; a
+resumed run ends with the weights of an uninterrupted one.  ``--jobs 2`` runs independent steps side by
+side, one torch thread each; the weights do not depend on it.
+
+Every step is a subprocess (``python -m training.ppo_lean ...``) whose output goes to ``DIR/logs/STEP.log``;
+the runs record their own sessions and wall time (``DIR/RUN/sessions.json``).  The last step's product is the
+agent; ``--compare`` reads its weights against ``agents/models/NAME.pt`` (identical when the lineage is
+rebuilt on the machine that trained it: the runs are deterministic given ``--torch-threads 1``), and
+``--ship`` writes it there (``training.ship``), replacing the shipped file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = "training/results/v3_agents"  # the lineages' inputs kept in git (relative to the repository)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A ``training.ppo_lean`` run: ``args`` for its first session, then each later session's
+    ``(total_steps, extra args)``; ``{step}`` in an argument is that step's product.  Its product is
+    ``DIR/NAME/agent.json`` once the run has reached its last session's total."""
+    name: str
+    args: str
+    total_steps: int
+    later: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def sessions(self) -> list[tuple[int, str]]:
+        return [(self.total_steps, self.args)] + list(self.later)
+
+    @property
+    def needs(self) -> list[str]:
+        return _references(self.args)
+
+
+@dataclass(frozen=True)
+class Soup:
+    """``training.soup`` of ``members`` (step names, in order: the float sums depend on it); its product
+    is ``DIR/NAME.json``."""
+    name: str
+    members: tuple[str, ...]
+
+    @property
+    def needs(self) -> list[str]:
+        return list(self.members)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """The steps of one shipped agent, in the order they were first run; the last step's product is the
+    agent, shipped with ``ship`` (extra ``training.ship`` arguments)."""
+    agent: str
+    steps: tuple
+    ship: str = ""
+    note: str = ""
+    by_name: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "by_name", {s.name: s for s in self.steps})
+
+    @property
+    def target(self):
+        return self.steps[-1]
+
+
+def _references(args: str) -> list[str]:
+    import re
+    return re.findall(r"\{([A-Za-z0-9_-]+)\}", args)
+
+
+# ------------------------------------------------------------------------------------------ the recipes
+_FINE = ("--observation v3 --ent-coef 0.001 --n-envs 2048 --n-steps 32 --batch-size 16384 --learning-rate 5e-5")
+_M2P = "--players 2 --opponents heuristic --observation v3 --n-envs 1024 --n-steps 32 --batch-size 4096"
+
+RECIPES = {r.agent: r for r in (
+    Recipe(
+        agent="ppo-standard_en-2p",
+        note="stop 41: the stop-40 soup r112, then three generations of fine-tunes on renamed colours",
+        ship="--colour-average",
+        steps=(
+            # stop 36: clone the mean of three policies (the v2 agent, two v3 runs kept in git), then PPO
+            Run("ens2p", f"{_M2P} --learning-rate 5e-5 --ent-coef 0.001 --distill-decisions 1000000 "
+                         f"--distill-epochs 8 --distill {RESULTS}/warm_start/ppo-standard_en-2p-v2+"
+                         f"{RESULTS}/ensemble_members/v3w2p-e_step_8028160+"
+                         f"{RESULTS}/ensemble_members/v3w2p_step_6094848",
+                32768, later=((6029312, "--snapshot-every 2000000"),)),
+            Run("m2p-s101", f"{_M2P} --learning-rate 2e-4 --ent-coef 0.001 --init-agent {{ens2p}} --seed 101 "
+                            f"--snapshot-every 2000000", 4000000),
+            Run("m2p-s202", f"{_M2P} --learning-rate 3e-4 --ent-coef 0.005 --init-agent {{ens2p}} --seed 202 "
+                            f"--snapshot-every 2000000", 4000000),
+            Soup("soup3", ("ens2p", "m2p-s101", "m2p-s202")),  # shipped at stop 36
+            # stops 38-40: low-noise fine-tunes (65,536-sample rollouts, lr 5e-5), souped
+            Run("it-s101", f"{_FINE} --init-agent {{soup3}} --seed 101", 4000000),
+            Run("it-s102", f"{_FINE} --init-agent {{soup3}} --seed 102", 4000000),
+            Soup("soup38", ("it-s101", "it-s102")),  # shipped at stop 38
+            Run("it-s901", f"{_FINE} --init-agent {{soup38}} --seed 901", 4000000),
+            Run("it-s1101", f"{_FINE} --init-agent {{it-s901}} --seed 1101", 4000000),
+            Run("it-s1104", f"{_FINE} --init-agent {{it-s901}} --seed 1104", 4000000),
+            Soup("r112", ("it-s1104", "it-s1101")),  # shipped at stop 40 (played averaged over colours)
+            # stop 41: three generations on renamed colours (agents.symmetry)
+            Run("ca-s1301", f"{_FINE} --colour-augment --init-agent {{r112}} --seed 1301", 4000000),
+            Run("ca2-s1401", f"{_FINE} --colour-augment --init-agent {{ca-s1301}} --seed 1401", 4000000),
+            Run("ca3-s1501", f"{_FINE} --colour-augment --init-agent {{ca2-s1401}} --seed 1501", 4000000),
+        )),
+    Recipe(
+        agent="ppo-standard_en-4p",
+        note="stops 34-36: PPO from the v2 agent (widened to the v3 observation), annealed in three sessions",
+        steps=(
+            Run("v3w4p", f"--players 4 --observation v3 --init-agent {RESULTS}/warm_start/ppo-standard_en-4p-v2.json "
+                         f"--n-envs 1024 --n-steps 64 --batch-size 8192 --learning-rate 2e-4 "
+                         f"--checkpoint-every 1000000 --snapshot-every 4000000",
+                26214400, later=((36700160, "--learning-rate 1e-4"), (52035584, "--learning-rate 5e-5"))),
+        )),
+)}
+
+
+# ------------------------------------------------------------------------------------------ the runner
+class Builder:
+    """Builds a recipe's steps under ``root``; ``given`` maps step names to existing products."""
+
+    def __init__(self, recipe: Recipe, root: Path, given: dict[str, Path] | None = None,
+                 python: str = sys.executable):
+        self.recipe, self.root, self.python = recipe, Path(root), python
+        self.given = {k: Path(v) for k, v in (given or {}).items()}
+        for name, path in self.given.items():
+            if name not in recipe.by_name:
+                raise ValueError(f"--given {name}: {recipe.agent} has no step {name!r}; "
+                                 f"its steps are: {', '.join(recipe.by_name)}")
+            if not (path.with_suffix(".json").is_file() and path.with_suffix(".pt").is_file()):
+                raise ValueError(f"--given {name}={path}: no exported policy there (needs {path.with_suffix('.json')} "
+                                 f"and {path.with_suffix('.pt')})")
+
+    # where each step's product is, and how far it has got
+    def product(self, name: str) -> Path:
+        if name in self.given:
+            return self.given[name].with_suffix(".json")
+        step = self.recipe.by_name[name]
+        return self.root / name / "agent.json" if isinstance(step, Run) else self.root / f"{name}.json"
+
+    def reached(self, run: Run) -> int:
+        """The steps a run has trained (0 before its first checkpoint)."""
+        record = self.root / run.name / "sessions.json"
+        if not (self.root / run.name / "checkpoints" / "latest.pt").is_file() or not record.is_file():
+            return 0
+        return int(json.loads(record.read_text())["steps"])
+
+    def done(self, name: str) -> bool:
+        if name in self.given:
+            return True
+        step = self.recipe.by_name[name]
+        if isinstance(step, Soup):
+            return self.product(name).is_file() and self.product(name).with_suffix(".pt").is_file()
+        return self.product(name).is_file() and self.reached(step) >= step.sessions[-1][0]
+
+    def stale(self) -> list[str]:
+        """Built steps whose product is older than one they were built from (the recipe or an input changed)."""
+        out = []
+        for name in self.needed():
+            if name not in self.given and self.product(name).is_file():
+                mine = self.product(name).stat().st_mtime
+                if any(self.product(n).is_file() and self.product(n).stat().st_mtime > mine
+                       for n in self.recipe.by_name[name].needs):
+                    out.append(name)
+        return out
+
+    def check(self) -> None:
+        """Refuse to go on from a product built from an older input: make would rebuild it, but a run's
+        folder holds hours of training, so say which and leave the removing to the user."""
+        old = self.stale()
+        if old:
+            where = ", ".join(str(self.product(n).parent if isinstance(self.recipe.by_name[n], Run)
+                                  else self.product(n)) for n in old)
+            raise ValueError(f"{', '.join(old)} {'was' if len(old) == 1 else 'were'} built from an older product "
+                             f"than the one now there; remove {where} to build again from it")
+
+    def needed(self) -> list[str]:
+        """The steps the target needs, in recipe order (a given product cuts its lineage off)."""
+        want, stack = set(), [self.recipe.target.name]
+        while stack:
+            name = stack.pop()
+            if name in want:
+                continue
+            want.add(name)
+            if name not in self.given:
+                stack.extend(self.recipe.by_name[name].needs)
+        return [s.name for s in self.recipe.steps if s.name in want]
+
+    def command(self, name: str) -> list[str]:
+        """The next command of a step: a soup, a run's first session, or a resume in the session reached."""
+        step = self.recipe.by_name[name]
+        if isinstance(step, Soup):
+            return [self.python, "-m", "training.soup", *(str(self.product(m)) for m in step.members),
+                    "--out", str(self.root / name)]
+        reached = self.reached(step)
+        total, args = next((t, a) for t, a in step.sessions if t > reached)
+        args = args.format(**{n: str(self.product(n)) for n in step.needs})
+        resume = ["--resume"] if reached else []  # a later session gives only what changes
+        return [self.python, "-m", "training.ppo_lean", *shlex.split(args), "--total-steps", str(total),
+                "--runs-dir", str(self.root), "--run-name", name, "--no-progress", "--torch-threads", "1", *resume]
+
+    def plan(self) -> list[tuple[str, str, str]]:
+        """(step, state, next command) for each needed step."""
+        self.check()
+        rows = []
+        for name in self.needed():
+            if name in self.given:
+                rows.append((name, "given", str(self.given[name])))
+            elif self.done(name):
+                rows.append((name, "done", str(self.product(name))))
+            else:
+                state = "to do"
+                step = self.recipe.by_name[name]
+                if isinstance(step, Run) and self.reached(step):
+                    state = f"at step {self.reached(step)}"
+                rows.append((name, state, "python " + shlex.join(self.command(name)[1:])
+                             if all(self.done(n) for n in step.needs) else "(after " + ", ".join(
+                                 n for n in step.needs if not self.done(n)) + ")"))
+        return rows
+
+    def build(self, jobs: int = 1, log=print) -> dict[str, float]:
+        """Run what is not done, ``jobs`` steps at a time; returns each step's seconds.  A run of several
+        sessions runs them one after another.  Stops at the first failure (the others finish first)."""
+        self.check()
+        (self.root / "logs").mkdir(parents=True, exist_ok=True)
+        todo = [n for n in self.needed() if not self.done(n)]
+        running: dict[str, tuple[subprocess.Popen, float, object]] = {}
+        seconds: dict[str, float] = {}
+        failed: list[str] = []
+        while todo or running:
+            ready = [n for n in todo if all(self.done(m) for m in self.recipe.by_name[n].needs)]
+            while ready and len(running) < jobs and not failed:
+                name = ready.pop(0)
+                todo.remove(name)
+                cmd = self.command(name)
+                out = open(self.root / "logs" / f"{name}.log", "a")
+                out.write(f"$ {shlex.join(cmd)}\n")
+                out.flush()
+                log(f"[{time.strftime('%H:%M:%S')}] {name}: python {shlex.join(cmd[1:])}")
+                running[name] = (subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=REPO,
+                                                  env={**os.environ, "PYTHONPATH": str(REPO)}), time.time(), out)
+            if not running:
+                if failed or not todo:
+                    break
+                raise RuntimeError(f"steps {', '.join(todo)} wait on steps that are not done")  # unreachable
+            name = self._wait(running)
+            proc, t0, out = running.pop(name)
+            out.close()
+            seconds[name] = seconds.get(name, 0.0) + round(time.time() - t0, 1)
+            if proc.returncode != 0:
+                failed.append(name)
+                log(f"[{time.strftime('%H:%M:%S')}] {name} failed (exit {proc.returncode}); see "
+                    f"{self.root / 'logs' / (name + '.log')}")
+            elif not self.done(name):  # a run with sessions still to go
+                todo.insert(0, name)
+            else:
+                log(f"[{time.strftime('%H:%M:%S')}] {name} done in {seconds[name]:.0f} s: {self.product(name)}")
+        if failed:
+            raise RuntimeError(f"step {failed[0]} failed; fix it and run the same command again to go on")
+        return seconds
+
+    @staticmethod
+    def _wait(running: dict) -> str:
+        while True:
+            for name, (proc, _, _) in running.items():
+                if proc.poll() is not None:
+                    return name
+            time.sleep(0.5)
+
+
+def compare(product: Path, shipped: Path) -> tuple[bool, float]:
+    """Whether two exported policies have the same weights, and the largest difference."""
+    import torch
+    a = torch.load(product.with_suffix(".pt"), weights_only=True)
+    b = torch.load(shipped.with_suffix(".pt"), weights_only=True)
+    if a.keys() != b.keys() or any(a[k].shape != b[k].shape for k in a):
+        return False, float("inf")
+    diff = max(float((a[k].double() - b[k].double()).abs().max()) for k in a)
+    return all(torch.equal(a[k], b[k]) for k in a), diff
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.recipe", description=__doc__.split("\n")[0])
+    parser.add_argument("agent", nargs="?", help=f"a shipped agent: {', '.join(RECIPES)}")
+    parser.add_argument("--dir", help="where the runs go (default: runs/recipe-AGENT)")
+    parser.add_argument("--jobs", type=int, default=1, help="steps run side by side (default 1)")
+    parser.add_argument("--given", action="append", default=[], metavar="STEP=PATH",
+                        help="take STEP's product from PATH (an exported policy) instead of building it")
+    parser.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+    parser.add_argument("--compare", action="store_true", help="after building, compare with the shipped weights")
+    parser.add_argument("--ship", action="store_true", help="after building, replace agents/models/AGENT")
+    args = parser.parse_args(argv)
+    if args.agent is None:
+        for r in RECIPES.values():
+            print(f"{r.agent}: {len(r.steps)} step{'s' if len(r.steps) > 1 else ''}; {r.note}")
+        return 0
+    try:
+        if args.agent not in RECIPES:
+            raise ValueError(f"no recipe for {args.agent!r}; recipes: {', '.join(RECIPES)}")
+        if args.jobs < 1:
+            raise ValueError(f"--jobs must be at least 1, got {args.jobs}")
+        given = {}
+        for item in args.given:
+            name, sep, path = item.partition("=")
+            if not sep or not name or not path:
+                raise ValueError(f"--given must be STEP=PATH, got {item!r}")
+            given[name] = Path(path)
+        recipe = RECIPES[args.agent]
+        builder = Builder(recipe, Path(args.dir or f"runs/recipe-{args.agent}"), given)
+        plan = builder.plan()
+    except ValueError as exc:
+        print(f"recipe: error: {exc}", file=sys.stderr)
+        return 2
+    for name, state, what in plan:
+        print(f"{name:>10}  {state:<14} {what}")
+    if args.dry_run:
+        return 0
+    try:
+        seconds = builder.build(args.jobs)
+    except RuntimeError as exc:
+        print(f"recipe: {exc}", file=sys.stderr)
+        return 1
+    product = builder.product(recipe.target.name)
+    print(f"built {args.agent} in {sum(seconds.values()):.0f} s of steps this call: {product}")
+    shipped = REPO / "agents" / "models" / f"{args.agent}.json"
+    if args.compare:
+        same, diff = compare(product, shipped)
+        print(f"against {shipped.with_suffix('.pt')}: " + ("identical weights" if same else
+                                                           f"different weights (largest difference {diff:.3g})"))
+    if args.ship:
+        run = product.parent
+        cmd = [sys.executable, "-m", "training.ship", "--run", str(run), "--checkpoint", "agent",
+               "--name", args.agent, *shlex.split(recipe.ship), "--command", f"python -m training.recipe {args.agent}"]
+        return subprocess.call(cmd, cwd=REPO)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
