@@ -143,8 +143,9 @@ class Builder:
 
     def __init__(self, recipe: Recipe, root: Path, given: dict[str, Path] | None = None,
                  python: str = sys.executable):
-        self.recipe, self.root, self.python = recipe, Path(root), python
-        self.given = {k: Path(v) for k, v in (given or {}).items()}
+        # the steps run in the repository (the recipes name its files from there): the caller's paths resolve first
+        self.recipe, self.root, self.python = recipe, Path(root).resolve(), python
+        self.given = {k: Path(v).resolve() for k, v in (given or {}).items()}
         for name, path in self.given.items():
             if name not in recipe.by_name:
                 raise ValueError(f"--given {name}: {recipe.agent} has no step {name!r}; "
@@ -215,7 +216,8 @@ class Builder:
             return [self.python, "-m", "training.soup", *(str(self.product(m)) for m in step.members),
                     "--out", str(self.root / name)]
         reached = self.reached(step)
-        total, args = next((t, a) for t, a in step.sessions if t > reached)
+        # the session reached (the last, to export again, when a finished run lost its agent.json)
+        total, args = next(((t, a) for t, a in step.sessions if t > reached), step.sessions[-1])
         args = args.format(**{n: str(self.product(n)) for n in step.needs})
         resume = ["--resume"] if reached else []  # a later session gives only what changes
         return [self.python, "-m", "training.ppo_lean", *shlex.split(args), "--total-steps", str(total),
@@ -259,12 +261,13 @@ class Builder:
                 out.write(f"$ {shlex.join(cmd)}\n")
                 out.flush()
                 log(f"[{time.strftime('%H:%M:%S')}] {name}: python {shlex.join(cmd[1:])}")
+                path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
                 running[name] = (subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=REPO,
-                                                  env={**os.environ, "PYTHONPATH": str(REPO)}), time.time(), out)
+                                                  env={**os.environ, "PYTHONPATH": path}), time.time(), out)
             if not running:
                 if failed or not todo:
                     break
-                raise RuntimeError(f"steps {', '.join(todo)} wait on steps that are not done")  # unreachable
+                raise RuntimeError(f"steps {', '.join(todo)} wait on steps that are not done")  # a guard
             name = self._wait(running)
             proc, t0, out = running.pop(name)
             out.close()
