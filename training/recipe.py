@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -87,12 +88,11 @@ class Recipe:
 
 
 def _references(args: str) -> list[str]:
-    import re
     return re.findall(r"\{([A-Za-z0-9_-]+)\}", args)
 
 
 # ------------------------------------------------------------------------------------------ the recipes
-_FINE = ("--observation v3 --ent-coef 0.001 --n-envs 2048 --n-steps 32 --batch-size 16384 --learning-rate 5e-5")
+_FINE = "--observation v3 --ent-coef 0.001 --n-envs 2048 --n-steps 32 --batch-size 16384 --learning-rate 5e-5"
 _M2P = "--players 2 --opponents heuristic --observation v3 --n-envs 1024 --n-steps 32 --batch-size 4096"
 
 RECIPES = {r.agent: r for r in (
