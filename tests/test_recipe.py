@@ -8,6 +8,7 @@ import json
 import os
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -37,11 +38,8 @@ def _final_config(run: Run) -> ppo_lean.Config:
     return cfg
 
 
-def test_every_shipped_agent_has_a_recipe_whose_last_step_is_a_run_it_can_ship():
-    shipped = {p.stem for p in (ROOT / "agents" / "models").glob("*.json")}
-    assert set(RECIPES) == shipped
-    for r in RECIPES.values():
-        assert isinstance(r.target, Run), r.agent
+def test_every_shipped_agent_has_a_recipe():
+    assert set(RECIPES) == {p.stem for p in (ROOT / "agents" / "models").glob("*.json")}
 
 
 @pytest.mark.parametrize("agent", list(RECIPES))
@@ -78,12 +76,19 @@ def test_each_run_has_the_settings_its_recorded_run_was_trained_with(agent, run)
     assert ends[-1] <= sessions["sessions"][-1]["end_step"]
 
 
+def _steps(r: Recipe, name: str) -> int:
+    """The steps a product counts: a run's last total rounded up to whole rollouts, a soup's members' sum."""
+    step = r.by_name[name]
+    if isinstance(step, Soup):
+        return sum(_steps(r, m) for m in step.members)
+    cfg = _final_config(step)
+    return -(-step.sessions[-1][0] // (cfg.n_envs * cfg.n_steps)) * cfg.n_envs * cfg.n_steps
+
+
 def test_the_shipped_agents_were_trained_for_the_steps_their_recipe_ends_at():
     for r in RECIPES.values():
         meta = json.loads((ROOT / "agents" / "models" / f"{r.agent}.json").read_text())
-        cfg = _final_config(r.target)
-        rollout = cfg.n_envs * cfg.n_steps
-        assert meta["trained_steps"] == -(-r.target.sessions[-1][0] // rollout) * rollout, r.agent
+        assert meta["trained_steps"] == _steps(r, r.target.name), r.agent
 
 
 # ------------------------------------------------------------------------------------------ the runner
@@ -142,6 +147,21 @@ def test_a_given_product_cuts_off_its_lineage(whole, tmp_path):
     assert str(whole.product("a")) in given.command("b")
 
 
+@pytest.mark.parametrize("target", ["s", "a"])
+def test_ship_writes_the_product_as_an_agent_that_loads_and_plays_as_the_recipe_says(whole, target, tmp_path):
+    import agents
+    steps = _lineage().steps
+    tiny = Recipe(agent="tiny", steps=steps[:steps.index(_lineage().by_name[target]) + 1], ship="--colour-average")
+    builder = Builder(tiny, whole.root)
+    assert builder.plan()[-1][:2] == (target, "done")
+    assert subprocess.call(builder.ship_command(models=tmp_path), cwd=ROOT) == 0
+    meta = json.loads((tmp_path / "tiny.json").read_text())
+    assert meta["name"] == "tiny" and meta["play"] == "colour_average"
+    assert meta["command"].startswith("python -m training.recipe tiny")
+    assert recipe.compare(tmp_path / "tiny.json", builder.product(target)) == (True, 0.0)
+    assert agents.load(str(tmp_path / "tiny.json")) is not None
+
+
 def test_a_failing_step_stops_the_build_and_names_itself(tmp_path):
     broken = Recipe(agent="broken", steps=(Run("bad", f"{TINY} --n-envs 0", 128),))
     with pytest.raises(RuntimeError, match="step bad failed"):
@@ -154,7 +174,7 @@ def test_the_plan_of_a_fresh_build_gives_the_first_command_and_what_each_later_s
     rows = capsys.readouterr().out.splitlines()
     assert len(rows) == len(RECIPES["ppo-standard_en-2p"].steps)
     assert "training.ppo_lean" in rows[0] and "--distill" in rows[0]
-    assert "(after ca2-s1401)" in rows[-1]
+    assert "(after ca4-s1601, ca4-s1602)" in rows[-1]
     assert not tmp_path.joinpath("logs").exists()  # a dry run starts nothing
 
 

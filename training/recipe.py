@@ -72,7 +72,7 @@ class Soup:
 @dataclass(frozen=True)
 class Recipe:
     """The steps of one shipped agent, in the order they were first run; the last step's product is the
-    agent, shipped with ``ship`` (extra ``training.ship`` arguments)."""
+    agent, shipped with ``ship`` (extra arguments of ``training.ship`` for a run, ``training.soup`` for a soup)."""
     agent: str
     steps: tuple
     ship: str = ""
@@ -98,7 +98,7 @@ _M2P = "--players 2 --opponents heuristic --observation v3 --n-envs 1024 --n-ste
 RECIPES = {r.agent: r for r in (
     Recipe(
         agent="ppo-standard_en-2p",
-        note="stop 41: the stop-40 soup r112, then three generations of fine-tunes on renamed colours",
+        note="stop 42: the stop-40 soup r112, four generations of fine-tunes on renamed colours, the last souped",
         ship="--colour-average",
         steps=(
             # stop 36: clone the mean of three policies (the v2 agent, two v3 runs kept in git), then PPO
@@ -124,6 +124,10 @@ RECIPES = {r.agent: r for r in (
             Run("ca-s1301", f"{_FINE} --colour-augment --init-agent {{r112}} --seed 1301", 4000000),
             Run("ca2-s1401", f"{_FINE} --colour-augment --init-agent {{ca-s1301}} --seed 1401", 4000000),
             Run("ca3-s1501", f"{_FINE} --colour-augment --init-agent {{ca2-s1401}} --seed 1501", 4000000),
+            # stop 42: a fourth generation, two seeds, souped
+            Run("ca4-s1601", f"{_FINE} --colour-augment --init-agent {{ca3-s1501}} --seed 1601", 4000000),
+            Run("ca4-s1602", f"{_FINE} --colour-augment --init-agent {{ca3-s1501}} --seed 1602", 4000000),
+            Soup("soup42", ("ca4-s1601", "ca4-s1602")),
         )),
     Recipe(
         agent="ppo-standard_en-4p",
@@ -198,14 +202,15 @@ class Builder:
                              f"than the one now there; remove {where} to build again from it")
 
     def needed(self) -> list[str]:
-        """The steps the target needs, in recipe order (a given product cuts its lineage off)."""
+        """The steps the target needs, in recipe order: a product given or already built cuts its lineage
+        off (an ancestor missing from this folder is not rebuilt for a product that exists)."""
         want, stack = set(), [self.recipe.target.name]
         while stack:
             name = stack.pop()
             if name in want:
                 continue
             want.add(name)
-            if name not in self.given:
+            if not self.done(name):
                 stack.extend(self.recipe.by_name[name].needs)
         return [s.name for s in self.recipe.steps if s.name in want]
 
@@ -284,6 +289,19 @@ class Builder:
             raise RuntimeError(f"step {failed[0]} failed; fix it and run the same command again to go on")
         return seconds
 
+    def ship_command(self, evaluations: Path | None = None, models: Path = REPO / "agents" / "models") -> list[str]:
+        """The command that writes the target's product to ``models/AGENT`` (a run's through
+        ``training.ship``, a soup's through ``training.soup``, which averages its members again)."""
+        r, target = self.recipe, self.recipe.target
+        record = ["--command", f"python -m training.recipe {r.agent} (the steps: training/recipe.py)",
+                  *(["--evaluations", str(Path(evaluations).resolve())] if evaluations else [])]
+        if isinstance(target, Soup):
+            return [self.python, "-m", "training.soup", *(str(self.product(m)) for m in target.members),
+                    "--out", str(Path(models) / r.agent), "--name", r.agent, *shlex.split(r.ship),
+                    *record]
+        return [self.python, "-m", "training.ship", "--run", str(self.product(target.name).parent),
+                "--checkpoint", "agent", "--name", r.agent, "--out-dir", str(models), *shlex.split(r.ship), *record]
+
     @staticmethod
     def _wait(running: dict) -> str:
         while True:
@@ -314,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="print the plan and stop")
     parser.add_argument("--compare", action="store_true", help="after building, compare with the shipped weights")
     parser.add_argument("--ship", action="store_true", help="after building, replace agents/models/AGENT")
+    parser.add_argument("--evaluations", type=Path, default=None,
+                        help="with --ship: JSON lines of the evaluations that chose it (recorded in the agent)")
     args = parser.parse_args(argv)
     if args.agent is None:
         for r in RECIPES.values():
@@ -353,10 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"against {shipped.with_suffix('.pt')}: " + ("identical weights" if same else
                                                            f"different weights (largest difference {diff:.3g})"))
     if args.ship:
-        run = product.parent
-        cmd = [sys.executable, "-m", "training.ship", "--run", str(run), "--checkpoint", "agent",
-               "--name", args.agent, *shlex.split(recipe.ship), "--command", f"python -m training.recipe {args.agent}"]
-        return subprocess.call(cmd, cwd=REPO)
+        return subprocess.call(builder.ship_command(args.evaluations), cwd=REPO)
     return 0
 
 
