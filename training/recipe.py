@@ -120,7 +120,7 @@ RECIPES = {r.agent: r for r in (
             Run("it-s1101", f"{_FINE} --init-agent {{it-s901}} --seed 1101", 4000000),
             Run("it-s1104", f"{_FINE} --init-agent {{it-s901}} --seed 1104", 4000000),
             Soup("r112", ("it-s1104", "it-s1101")),  # shipped at stop 40 (played averaged over colours)
-            # stop 41: three generations on renamed colours (agents.symmetry)
+            # stop 41: three generations on renamed colours (agents.symmetry), each from the last
             Run("ca-s1301", f"{_FINE} --colour-augment --init-agent {{r112}} --seed 1301", 4000000),
             Run("ca2-s1401", f"{_FINE} --colour-augment --init-agent {{ca-s1301}} --seed 1401", 4000000),
             Run("ca3-s1501", f"{_FINE} --colour-augment --init-agent {{ca2-s1401}} --seed 1501", 4000000),
