@@ -188,3 +188,10 @@ def test_the_plan_of_a_fresh_build_gives_the_first_command_and_what_each_later_s
 def test_bad_arguments_are_refused_with_what_was_given_and_what_is_allowed(argv, message, capsys, tmp_path):
     assert recipe.main([*argv, "--dir", str(tmp_path), "--dry-run"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_paths_inside_the_repository_are_given_to_the_steps_relative_so_records_name_no_machine(tmp_path):
+    assert recipe._arg(ROOT / "runs" / "x" / "agent.json") == "runs/x/agent.json"
+    assert recipe._arg(tmp_path / "x.json") == str(tmp_path / "x.json")
+    builder = Builder(RECIPES["ppo-standard_en-2p"], ROOT / "runs" / "recipe-test-never-built")
+    assert "--runs-dir runs/recipe-test-never-built" in shlex.join(builder.command("ens2p"))

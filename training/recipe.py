@@ -87,6 +87,13 @@ class Recipe:
         return self.steps[-1]
 
 
+def _arg(path: Path) -> str:
+    """A path as the steps (run in the repository) are given it: relative inside the repository, so the
+    commands recorded in the runs and the shipped files name no machine's folders."""
+    path = Path(path).resolve()
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
+
+
 def _references(args: str) -> list[str]:
     return re.findall(r"\{([A-Za-z0-9_-]+)\}", args)
 
@@ -218,15 +225,15 @@ class Builder:
         """The next command of a step: a soup, a run's first session, or a resume in the session reached."""
         step = self.recipe.by_name[name]
         if isinstance(step, Soup):
-            return [self.python, "-m", "training.soup", *(str(self.product(m)) for m in step.members),
-                    "--out", str(self.root / name)]
+            return [self.python, "-m", "training.soup", *(_arg(self.product(m)) for m in step.members),
+                    "--out", _arg(self.root / name)]
         reached = self.reached(step)
         # the session reached (the last, to export again, when a finished run lost its agent.json)
         total, args = next(((t, a) for t, a in step.sessions if t > reached), step.sessions[-1])
-        args = args.format(**{n: str(self.product(n)) for n in step.needs})
+        args = args.format(**{n: _arg(self.product(n)) for n in step.needs})
         resume = ["--resume"] if reached else []  # a later session gives only what changes
         return [self.python, "-m", "training.ppo_lean", *shlex.split(args), "--total-steps", str(total),
-                "--runs-dir", str(self.root), "--run-name", name, "--no-progress", "--torch-threads", "1", *resume]
+                "--runs-dir", _arg(self.root), "--run-name", name, "--no-progress", "--torch-threads", "1", *resume]
 
     def plan(self) -> list[tuple[str, str, str]]:
         """(step, state, next command) for each needed step."""
@@ -234,9 +241,9 @@ class Builder:
         rows = []
         for name in self.needed():
             if name in self.given:
-                rows.append((name, "given", str(self.given[name])))
+                rows.append((name, "given", _arg(self.given[name])))
             elif self.done(name):
-                rows.append((name, "done", str(self.product(name))))
+                rows.append((name, "done", _arg(self.product(name))))
             else:
                 state = "to do"
                 step = self.recipe.by_name[name]
@@ -294,13 +301,14 @@ class Builder:
         ``training.ship``, a soup's through ``training.soup``, which averages its members again)."""
         r, target = self.recipe, self.recipe.target
         record = ["--command", f"python -m training.recipe {r.agent} (the steps: training/recipe.py)",
-                  *(["--evaluations", str(Path(evaluations).resolve())] if evaluations else [])]
+                  *(["--evaluations", _arg(Path(evaluations).resolve())] if evaluations else [])]
         if isinstance(target, Soup):
-            return [self.python, "-m", "training.soup", *(str(self.product(m)) for m in target.members),
-                    "--out", str(Path(models) / r.agent), "--name", r.agent, *shlex.split(r.ship),
+            return [self.python, "-m", "training.soup", *(_arg(self.product(m)) for m in target.members),
+                    "--out", _arg(Path(models) / r.agent), "--name", r.agent, *shlex.split(r.ship),
                     *record]
-        return [self.python, "-m", "training.ship", "--run", str(self.product(target.name).parent),
-                "--checkpoint", "agent", "--name", r.agent, "--out-dir", str(models), *shlex.split(r.ship), *record]
+        return [self.python, "-m", "training.ship", "--run", _arg(self.product(target.name).parent),
+                "--checkpoint", "agent", "--name", r.agent, "--out-dir", _arg(Path(models)), *shlex.split(r.ship),
+                *record]
 
     @staticmethod
     def _wait(running: dict) -> str:
