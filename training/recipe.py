@@ -188,9 +188,10 @@ class Builder:
         return self.product(name).is_file() and self.reached(step) >= step.sessions[-1][0]
 
     def stale(self) -> list[str]:
-        """Built steps whose product is older than one they were built from (the recipe or an input changed)."""
+        """Built steps whose product is older than one they were built from (the recipe or an input changed);
+        all the folder's steps, not only those still needed, since a stale step taints what was built on it."""
         out = []
-        for name in self.needed():
+        for name in self.recipe.by_name:
             if name not in self.given and self.product(name).is_file():
                 mine = self.product(name).stat().st_mtime
                 if any(self.product(n).is_file() and self.product(n).stat().st_mtime > mine
