@@ -38,6 +38,11 @@ def _final_config(run: Run) -> ppo_lean.Config:
     return cfg
 
 
+def _whole_rollouts(total: int, rollout: int) -> int:
+    """Where a run asked for ``total`` steps stops: ppo_lean trains whole rollouts."""
+    return -(-total // rollout) * rollout
+
+
 def test_every_shipped_agent_has_a_recipe():
     assert set(RECIPES) == {p.stem for p in (ROOT / "agents" / "models").glob("*.json")}
 
@@ -70,8 +75,7 @@ def test_each_run_has_the_settings_its_recorded_run_was_trained_with(agent, run)
     assert not differ, differ
     sessions = json.loads((record / "sessions.json").read_text())
     starts = {s["start_step"] for s in sessions["sessions"]}
-    rollout = cfg["n_envs"] * cfg["n_steps"]
-    ends = [-(-total // rollout) * rollout for total, _ in run.sessions]
+    ends = [_whole_rollouts(total, cfg["n_envs"] * cfg["n_steps"]) for total, _ in run.sessions]
     assert {0, *ends[:-1]} <= starts
     assert ends[-1] <= sessions["sessions"][-1]["end_step"]
 
@@ -82,7 +86,7 @@ def _steps(r: Recipe, name: str) -> int:
     if isinstance(step, Soup):
         return sum(_steps(r, m) for m in step.members)
     cfg = _final_config(step)
-    return -(-step.sessions[-1][0] // (cfg.n_envs * cfg.n_steps)) * cfg.n_envs * cfg.n_steps
+    return _whole_rollouts(step.sessions[-1][0], cfg.n_envs * cfg.n_steps)
 
 
 def test_the_shipped_agents_were_trained_for_the_steps_their_recipe_ends_at():

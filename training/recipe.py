@@ -31,7 +31,7 @@ import shlex
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -77,10 +77,10 @@ class Recipe:
     steps: tuple
     ship: str = ""
     note: str = ""
-    by_name: dict = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
-        object.__setattr__(self, "by_name", {s.name: s for s in self.steps})
+    @property
+    def by_name(self) -> dict:
+        return {s.name: s for s in self.steps}
 
     @property
     def target(self):
