@@ -95,6 +95,13 @@ def test_the_shipped_agents_were_trained_for_the_steps_their_recipe_ends_at():
         assert meta["trained_steps"] == _steps(r, r.target.name), r.agent
 
 
+def test_each_recipe_ships_its_agent_played_as_the_shipped_file_says():
+    """``--ship`` must not change how the agent plays: averaged over the colour renamings or not."""
+    for r in RECIPES.values():
+        meta = json.loads((ROOT / "agents" / "models" / f"{r.agent}.json").read_text())
+        assert ("--colour-average" in shlex.split(r.ship)) == (meta.get("play") == "colour_average"), r.agent
+
+
 # ------------------------------------------------------------------------------------------ the runner
 TINY = "--players 2 --opponents random --n-envs 16 --n-steps 8 --batch-size 64 --n-epochs 2 --net-arch 32,32"
 

@@ -139,6 +139,7 @@ RECIPES = {r.agent: r for r in (
     Recipe(
         agent="ppo-standard_en-4p",
         note="stops 34-36: PPO from the v2 agent (widened to the v3 observation), annealed in three sessions",
+        ship="--colour-average",  # since stop 40
         steps=(
             Run("v3w4p", f"--players 4 --observation v3 --init-agent {RESULTS}/warm_start/ppo-standard_en-4p-v2.json "
                          f"--n-envs 1024 --n-steps 64 --batch-size 8192 --learning-rate 2e-4 "
