@@ -303,13 +303,13 @@ class Builder:
         ``training.ship``, a soup's through ``training.soup``, which averages its members again)."""
         r, target = self.recipe, self.recipe.target
         record = ["--command", f"python -m training.recipe {r.agent} (the steps: training/recipe.py)",
-                  *(["--evaluations", _arg(Path(evaluations).resolve())] if evaluations else [])]
+                  *(["--evaluations", _arg(evaluations)] if evaluations else [])]
         if isinstance(target, Soup):
             return [self.python, "-m", "training.soup", *(_arg(self.product(m)) for m in target.members),
                     "--out", _arg(Path(models) / r.agent), "--name", r.agent, *shlex.split(r.ship),
                     *record]
         return [self.python, "-m", "training.ship", "--run", _arg(self.product(target.name).parent),
-                "--checkpoint", "agent", "--name", r.agent, "--out-dir", _arg(Path(models)), *shlex.split(r.ship),
+                "--checkpoint", "agent", "--name", r.agent, "--out-dir", _arg(models), *shlex.split(r.ship),
                 *record]
 
     @staticmethod
