@@ -217,7 +217,8 @@ def reshuffle(e, st: State, R) -> None:
 
 def draw_until_color(e, st: State, R, seats) -> None:
     """Wild Draw Colour: draw until a card whose active face has the active colour (E5, E6; at most
-    ``wdc_cap`` cards)."""
+    ``wdc_cap`` cards).  A pile that runs out, or is empty from the start, is made again from the discard
+    pile (rules §1.4) and the drawing goes on; it stops when no card is left to draw."""
     cap = e.config.wdc_cap
     total = np.zeros(len(R), np.int64)
     todo = np.arange(len(R))
@@ -234,7 +235,7 @@ def draw_until_color(e, st: State, R, seats) -> None:
             cnt = np.minimum(cnt, cap - total[todo])
         got, _ = draw_from_pile(e, st, Rt, seats[todo], cnt)
         total[todo] += got
-        more = ~found & (n > 0)
+        more = ~found  # the pile ran out (or was empty) before the colour: reshuffle and go on (rules §1.4, E5)
         if cap:
             more &= total[todo] < cap
         todo = todo[more]
