@@ -156,3 +156,32 @@ def test_no_observation_or_legal_action_depends_on_what_the_seat_cannot_see(rule
             mask = game.legal_mask()
             game.step((rng.random(mask.shape) * mask).argmax(1))
     assert checked >= 80
+
+
+@pytest.mark.parametrize("rules,options", [("house_cn", {}), ("solo_bga", {}), ("standard_en", {"jump_in": True}),
+                                           ("flip_jp", {})])
+def test_a_seat_not_asked_sees_neither_who_is_asked_nor_what_it_is_asked(rules, options):
+    """rules §1.10: whose decision it is, and which (a jump-in offer, a Skip that may be passed on, a drawn card
+    that may be played), can tell the table about the hand of the seat asked; only that seat sees it, on every
+    path (the batched ``observe`` and the one-game ``observe_one``)."""
+    rng = np.random.default_rng(5)
+    for observation in ("v2", "v3"):
+        game = VecGame(rules, 4, batch_size=1, seed=9, observation=observation, **options)
+        obs = game.observer
+        S = obs.slots
+        seen = set()
+        for _ in range(300):
+            st = game.state
+            actor, phase = int(st.actor[0]), int(st.phase[0])
+            seen.add(phase)
+            for seat in range(4):
+                batched = obs.observe(st, np.array([0]), np.array([seat]))[0]
+                assert np.array_equal(batched, obs.observe_one(st, seat))
+                decision = np.concatenate([batched[S[k].start:S[k].stop] for k in ("phase", "acting", "turn")])
+                if seat == actor:
+                    assert decision.sum() == 3 and batched[S["acting"].start] == 1
+                else:
+                    assert not decision.any(), (rules, seat, actor, phase)
+            mask = game.legal_mask()
+            game.step((rng.random(mask.shape) * mask).argmax(1))
+        assert len(seen) >= 2

@@ -74,6 +74,22 @@ def test_a_challenged_hand_shows_also_when_the_challenge_fails():
     assert np.array_equal(obs(a, 2), obs(b, 2))
 
 
+
+def test_an_innocent_challenge_verdict_tells_everyone_the_offender_held_none_of_the_previous_colour():
+    # rules §1.6: seat 0 holds no red (the colour before its W+4): the challenge fails, in front of everyone, so
+    # every seat knows seat 0 lacked red, as if it had drawn on red; a guilty verdict says no such thing
+    g = game_at(hands=["W+4 Y3 G5", "G1 Y2 G3", "G4 Y5 Y6"], **CHALLENGE)
+    act(g, "play W+4 G", "challenge")
+    red = 0
+    for seat in (1, 2):
+        lacks = part(g, obs(g, seat), "lacks").reshape(3, 10)
+        assert lacks[(0 - seat) % 3, red] == 1 and lacks.sum() == 1  # seat 0 at relative position -seat
+        lacked = part(g, obs(g, seat), "lacked").reshape(3, 4)
+        assert lacked[(0 - seat) % 3, red] == 1  # a fresh lack: 0.7 ** 0
+    guilty = game_at(hands=["W+4 R3 G5", "G1 Y2 G3", "G4 Y5 Y6"], **CHALLENGE)
+    act(guilty, "play W+4 G", "challenge")
+    assert part(guilty, obs(guilty, 2), "lacks").reshape(3, 10)[1].sum() == 0
+
 def test_flip_a_card_taken_back_after_a_guilty_challenge_is_known_to_everyone():
     # rules §7.3, retract_and_draw_2: R7/U5 and R9/U5 show the same back to seat 2; both are red (guilty)
     pos = dict(discard="R5/P2", draw_pile="Y9/T5 G5/T4 Y3/U1", to_move=0)

@@ -239,9 +239,16 @@ decision offered is a real choice.
 {chr(10).join(layout_sections)}
 
 The observation is one float32 vector per seat, seat-relative (position 0 is the observer, then the
-seats in play order), and holds only what that seat can see ([rules §1.10](../rules.md#s1-10)). `P` is
-the number of players, `F` the number of card faces of the deck. `observation["action_mask"]` (int8)
-marks the legal actions; it is all zeros for every agent but the one asked.
+other seats in seat order, whatever the direction of play), and holds only what that seat can see
+([rules §1.10](../rules.md#s1-10)): a seat that is not asked sees no `phase`, `acting` or `turn`, since
+who is asked, and what, can reveal a hand. `P` is the number of players, `F` the number of card faces of
+the deck. `observation["action_mask"]` (int8) marks the legal actions; it is all zeros for every agent
+but the one asked.
+
+What the observation leaves out, though the table has seen it (a player with a perfect memory could use
+it):
+
+{chr(10).join(f"* {text}" for text, flip_only in observe.NOT_ENCODED if VecGame(preset, 2).engine.two_sided or not flip_only)}
 
 ## Action space {{ #action-space }}
 

@@ -139,7 +139,7 @@ def first_card_effects(e, st: State, R: np.ndarray) -> None:
     wild = e.F_WILD[face]
     st.color[R] = np.where(sym == SWAP_IN_TURN, FREE, np.where(wild, NO_COLOR, e.F_COLOR[face]))
     st.origin[R] = dealer
-    st.prev_color[R] = st.color[R]
+    st.prev_color[R] = st.prev_prev_color[R] = st.color[R]
     nseat, nphase, chooser = first.copy(), np.full(len(R), TURN, np.int8), first.copy()
     if c.first_player == "count_from_initial":  # E32: the initial player counts as 1; 0 -> initial
         num = sym < 10

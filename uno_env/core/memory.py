@@ -58,8 +58,9 @@ class Memory:
         lacks, drawn, held, last_col, last_prev, last_flags, last_at, decl, decl_at: ``(B, P) int32`` each, the
             columns of ``seat_record`` (``SEAT_FIELDS``; one block, so that one game's record is read with
             one call, as the one-game observation does):
-        lacks: bit ``c``: the seat drew or passed in its turn while colour state ``c`` was active, since it
-            last played (moves with its hand).
+        lacks: bit ``c``: the seat drew or passed in its turn while colour state ``c`` was active, or an
+            innocent challenge verdict showed it held no card of colour ``c``, since it last played (moves with
+            its hand).
         drawn: cards the seat drew since it last played (moves with its hand).
         held: bit ``c``: the seat played a card of colour ``c`` since it last drew (moves with its hand).
         last_col: the colour slot (the deck's colours, then wild) of the card the seat played last this
@@ -320,6 +321,15 @@ class Memory:
         self.offender[R] = offender
         self.guilty[R] = guilty
         self.shown[R] = hand
+        # an innocent verdict is public and proves the offender held no card of the colour before its wild
+        # draw card (rules §1.6): a lack, as if it had drawn on that colour
+        i = np.flatnonzero(~np.asarray(guilty, bool))
+        if i.size:
+            Ri, oi, c = R[i], np.asarray(offender)[i], st.prev_color[R[i]].astype(np.intp)
+            real = c < 8  # a colour, not "free" or "none"
+            self.lacks[Ri[real], oi[real]] |= np.left_shift(1, c[real]).astype(np.int16)
+            ok = c < self.C
+            self.lack_n[Ri[ok], oi[ok], c[ok]] = 0
 
     def returned(self, st, R, seats, kinds) -> None:
         """A guilty card taken back into its player's hand (``retract_and_draw_2``): everyone saw it."""

@@ -19,7 +19,10 @@ challengeable         the top wild draw card may be challenged (true when ``phas
                       top is a restricted wild draw card and the rules allow challenges)
 bluff                 it was played against the restriction (computed from the offender's hand and
                       ``prev_color``)
-prev_color            the active colour before the top card (the colour of the card under it)
+prev_color            the active colour before the top card was played (default: the colour of the card
+                      under it, if not a wild)
+prev_prev_color       the active colour before the card under the top was played: ``prev_color`` again if
+                      a challenge takes the top card back (default: as for ``prev_color``, one card down)
 prev_pending          the pending total before the top card (0)
 drawn                 the card drawn and awaiting ``play`` or ``keep`` (phase ``drawn``)
 declared              the seat to move has declared UNO for its next play (false)
@@ -59,7 +62,7 @@ from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, NOT_ASKED, OVER, PENDING,
 SETUP_KEYS = {"rules", "options", "players", "seed", "hands", "discard", "color", "draw_pile",
               "unlisted", "to_move", "direction", "dealer", "side", "scores", "deal"}
 STATE_KEYS = {"phase", "turn", "resume", "played_by", "pending_draw", "pending_until_color",
-              "challengeable", "bluff", "prev_color", "prev_pending", "drawn", "declared",
+              "challengeable", "bluff", "prev_color", "prev_prev_color", "prev_pending", "drawn", "declared",
               "uno_vulnerable", "drew_on", "jump_in_order", "first_play", "passes", "turns", "rounds",
               "rng_counter", "winner", "round_points", "game_over", "truncated"}
 READ_ONLY_KEYS = {"legal", "round_over"}
@@ -315,8 +318,9 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
     if phase == OVER:
         st.actor[row] = st.turn_seat[row] = _seat(setup, "turn", P, 0)
         st.origin[row] = _seat(setup, "played_by", P, 0)
-        prev = setup.get("prev_color")
-        st.prev_color[row] = _color(prev, "prev_color", side, deck.two_sided, True) if prev is not None else NO_COLOR
+        for key in ("prev_color", "prev_prev_color"):
+            prev = setup.get(key)
+            getattr(st, key)[row] = _color(prev, key, side, deck.two_sided, True) if prev is not None else NO_COLOR
         st.winner[row] = _int(setup, "winner", -1, -1, P - 1) if setup.get("winner") is not None else -1
         st.round_points[row] = _int(setup, "round_points", 0)
         st.game_over[row] = _bool(setup, "game_over", False)
@@ -337,13 +341,14 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
     st.origin[row] = origin
     st.pending[row] = pending
     st.pending_color[row] = until
-    prev_default = None
-    if st.disc_n[row] >= 2:
-        under = engine.KF[side, int(st.discard[row, st.disc_n[row] - 2])]
-        if not engine.F_WILD[under]:
-            prev_default = COLOR_LETTERS[engine.F_COLOR[under]]
-    prev = setup.get("prev_color", prev_default)
-    st.prev_color[row] = _color(prev, "prev_color", side, deck.two_sided, True) if prev is not None else NO_COLOR
+    for key, depth in (("prev_color", 2), ("prev_prev_color", 3)):  # default: the colour of the card below
+        prev = None
+        if st.disc_n[row] >= depth:
+            under = engine.KF[side, int(st.discard[row, st.disc_n[row] - depth])]
+            if not engine.F_WILD[under]:
+                prev = COLOR_LETTERS[engine.F_COLOR[under]]
+        prev = setup.get(key, prev)
+        getattr(st, key)[row] = _color(prev, key, side, deck.two_sided, True) if prev is not None else NO_COLOR
     st.prev_pending[row] = _int(setup, "prev_pending", 0, 0, 1000)
     restricted = bool(engine.F_RESTR[tface])
     chal = _bool(setup, "challengeable", phase == PENDING and restricted and engine.challenge_on)
@@ -466,6 +471,7 @@ def snapshot(engine, st, row: int) -> dict:
         "challengeable": bool(st.challengeable[row]),
         "bluff": bool(st.guilty[row]),
         "prev_color": color_text(int(st.prev_color[row])),
+        "prev_prev_color": color_text(int(st.prev_prev_color[row])),
         "prev_pending": int(st.prev_pending[row]),
         "declared": bool(st.declared[row]),
         "uno_vulnerable": [int(p) for p in np.flatnonzero(st.vulnerable[row])],

@@ -30,7 +30,7 @@ import numpy as np
 from .cards import NUM_COLOR_STATES
 from .legal import top_face
 from .memory import LACK_CAP, SEAT_FIELDS, TALLY_CAP
-from .state import DRAWN, PHASE_NAMES, State
+from .state import DRAWN, OVER, PHASE_NAMES, State
 
 LACK_DECAY = (0.7 ** np.arange(128)).astype(np.float32)  # weight of a lack after ``n`` cards drawn
 DECAY = (0.85 ** np.minimum(np.arange(64), 63)).astype(np.float32)  # weight of a move ``age`` plays ago
@@ -43,9 +43,12 @@ SLOTS = (
     ("top", "F", "one-hot: the top card's active face"),
     ("color", "10", "one-hot: the active colour (8 colours, free after Swap-in-turn, none declared yet)"),
     ("direction", "1", "+1 seat order, -1 reversed"),
-    ("phase", "7", "one-hot: the decision asked (turn, drawn, pending, choose, jump_in, deflect, over)"),
-    ("acting", "P", "one-hot: the seat asked now (relative)"),
-    ("turn", "P", "one-hot: the seat whose decision follows an offer or a colour choice (relative)"),
+    ("phase", "7", "one-hot: the decision asked of the observer (turn, drawn, pending, choose, jump_in, deflect), "
+     "or over; zeros for a seat not asked"),
+    ("acting", "P", "one-hot: the seat asked now (relative: 1 at position 0 when the observer is asked; zeros for "
+     "a seat not asked, which may not know who is asked or why)"),
+    ("turn", "P", "one-hot: the seat whose decision follows an offer or a colour choice (relative; zeros for a "
+     "seat not asked)"),
     ("played_by", "P", "one-hot: the seat that played the top card (relative)"),
     ("pending", "2", "cards the victim of draw cards must take / 10; the draw-until-colour flag"),
     ("challengeable", "1", "the pending wild draw card may be challenged"),
@@ -73,19 +76,22 @@ SLOTS_V3 = (
     ("played", "P*T", "cards each seat played this round by colour (the deck's, then wild), by kind (number, "
      "then each action symbol of the deck) and the colours it declared, each count / 10 capped at 3 (relative)"),
     ("lacks", "P*10", "multi-hot per seat (relative): the colours active when it drew or passed in its turn "
-     "since it last played (evidence that it lacked them; it moves with a hand that changes seats)"),
+     "since it last played, and the colour before its wild draw card when a challenge found it innocent "
+     "(evidence that it lacked them; it moves with a hand that changes seats)"),
     ("lacked", "P*C", "per seat (relative) and colour: 0.7 to the power of the cards it drew since it last drew or "
-     "passed in its turn on that colour (a lack that fades as it draws and survives its plays; moves with its "
-     "hand); 0 if it has not this round"),
+     "passed in its turn on that colour, or was found by a challenge to hold none of it (a lack that fades as it "
+     "draws and survives its plays; moves with its hand); 0 if it has not this round"),
     ("drawn_since", "P", "cards each seat drew since it last played / 10 (relative; moves with its hand)"),
     ("last_play", "P*(C+1)", "one-hot per seat (relative): the colour of the card it played last this round (the "
-     "deck's colours, then wild), times 0.85 to the power of the plays made since (by anyone)"),
+     "deck's colours, then wild), times 0.85 to the power of the plays made since (by anyone; counted up to 63, "
+     "so a move 63 or more plays old keeps the weight 0.85^63)"),
     ("last_from", "P*10", "one-hot per seat (relative): the colour active before its last play, times the same "
      "decay (with ``last_play``: did it follow the colour or change it)"),
     ("last_how", "P*2", "per seat (relative): its last play came after it drew or passed in its turn (it lacked "
-     "the colour); its last play changed the active colour"),
+     "the colour); its last card, or the colour it declared, differed from the colour active before it (it did not "
+     "follow the colour; a Flip that then turns the colour over does not count)"),
     ("declared_last", "P*C", "one-hot per seat (relative): the colour it declared last this round, times 0.85 to "
-     "the power of the plays made since"),
+     "the power of the plays made since (counted up to 63)"),
     ("held", "P*10", "multi-hot per seat (relative): the colours of the cards it played since it last drew "
      "(moves with its hand)"),
     ("known", "(P-1)*F", "copies of each active face the observer knows each other seat holds (relative "
@@ -97,6 +103,20 @@ SLOTS_V3 = (
      "face, one-hot colour declared (wild plays); zeros before the round's first plays"),
     ("discard_backs", "F", "UNO Flip with flip_back_faces_visible: copies of each inactive face in the discard "
      "pile (the table saw each card's back before it was played or turned, so it knows both its faces)"),
+)
+
+
+# Public facts the observation does not carry (a player with a perfect memory could know them); the environment
+# pages list them. (flip: True for UNO Flip only)
+NOT_ENCODED = (
+    ("a guilty challenge verdict: that the offender held a card of the colour before its wild draw card (only the "
+     "challenger sees which; an innocent verdict is kept, in `lacks`)", False),
+    ("who declared UNO, once the window to catch a missed call has closed", False),
+    ("beyond the last 8 plays (`recent`), the order of the round's plays, and the plays of earlier rounds", False),
+    ("the face that a card seen from behind before a flip shows after it (an opponent's backs, the draw pile's top "
+     "card, a card you drew): after a flip only the side in play is shown", True),
+    ("which card the next flip turns up: the other face of the discard pile's bottom card, seen when it was turned",
+     True),
 )
 
 
@@ -299,8 +319,11 @@ class Observer:
         top = st.discard.item(0, st.disc_n.item(0) - 1)
         phase, actor = st.phase.item(0), st.actor.item(0)
         ones = [S["seat"] + seat, S["top"] + (face_of[top] if e.two_sided else top), S["color"] + st.color.item(0),
-                S["phase"] + phase, S["acting"] + (actor - seat) % P, S["turn"] + (st.turn_seat.item(0) - seat) % P,
                 S["played_by"] + (st.origin.item(0) - seat) % P, S["prev_color"] + st.prev_color.item(0)]
+        if actor == seat and phase != OVER:  # only the seat asked sees the decision (rules §1.10)
+            ones += (S["phase"] + phase, S["acting"], S["turn"] + (st.turn_seat.item(0) - seat) % P)
+        elif phase == OVER:
+            ones.append(S["phase"] + OVER)
         o[S["direction"]] = st.direction.item(0)
         if st.pending.item(0):
             o[S["pending"]] = st.pending.item(0) / 10.0
@@ -511,10 +534,15 @@ class Observer:
         o[ar, S["color"].start + st.color[R].astype(np.intp)] = 1
         o[:, S["direction"].start] = st.direction[R]
         phase = st.phase[R].astype(np.intp)
-        o[ar, S["phase"].start + phase] = 1
         actor = st.actor[R].astype(np.intp)
-        o[ar, S["acting"].start + (actor - seats) % P] = 1
-        o[ar, S["turn"].start + (st.turn_seat[R].astype(np.intp) - seats) % P] = 1
+        # only the seat asked sees the decision (rules §1.10): who is asked, and what, can tell the others
+        # that it holds a card to jump in with or a Skip to pass on, or that the card it drew can be played
+        asked = np.flatnonzero((actor == seats) & (phase != OVER))
+        o[asked, S["phase"].start + phase[asked]] = 1
+        o[asked, S["acting"].start] = 1
+        o[asked, S["turn"].start + (st.turn_seat[R[asked]].astype(np.intp) - seats[asked]) % P] = 1
+        over = np.flatnonzero(phase == OVER)
+        o[over, S["phase"].start + OVER] = 1
         o[ar, S["played_by"].start + (st.origin[R].astype(np.intp) - seats) % P] = 1
         o[:, S["pending"].start] = st.pending[R] / 10.0
         o[:, S["pending"].start + 1] = st.pending_color[R]

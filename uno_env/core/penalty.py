@@ -85,6 +85,7 @@ def act_challenge(e, st: State, R, a) -> None:
             if e.memory is not None:  # memory hook: the card goes back in front of everyone
                 e.memory.returned(st, Rg, og, top)
             st.color[Rg] = st.prev_color[Rg]
+            st.prev_color[Rg] = st.prev_prev_color[Rg]  # the colour before the card now on top
             st.vulnerable[Rg, og] = False
             n, until = 2 + st.prev_pending[Rg].astype(np.int64), np.zeros(len(Rg), bool)
         else:  # offender_suffers: the offender draws the penalty; the victim plays normally
@@ -152,11 +153,11 @@ def draw_penalty_one(s, st: State, victim: int) -> None:
 
 
 def judge_guilt(e, st: State, R, actor, side, face) -> None:
-    """Under challenges, before a card leaves the hand (``play.act_play``): remember the active colour
-    and pending total (a retract restores them, E26), and whether a restricted wild draw card breaks
-    the restriction now (rules §1.6); the card may then be challenged."""
+    """Under challenges, before a card leaves the hand (``play.act_play``, which has just remembered the
+    active colour in ``prev_color``): remember the pending total (a retract restores both, E26), and
+    whether a restricted wild draw card breaks the restriction now (rules §1.6); the card may then be
+    challenged."""
     restr = e.F_RESTR[face]
-    st.prev_color[R] = st.color[R]
     st.prev_pending[R] = st.pending[R]
     guilty = np.zeros(len(R), bool)
     i = flat(restr)
@@ -169,7 +170,6 @@ def judge_guilt(e, st: State, R, actor, side, face) -> None:
 def judge_guilt_one(s, st: State, actor: int, face: int) -> None:
     """Scalar twin of ``judge_guilt``."""
     restr = s.restricted[face]
-    st.prev_color[0] = st.color.item(0)
     st.prev_pending[0] = st.pending.item(0)
     st.guilty[0] = restr and s.guilty(st, actor)
     st.challengeable[0] = restr

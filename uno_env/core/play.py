@@ -32,6 +32,8 @@ def act_play(e, st: State, R, a) -> None:
     face = e.A_FACE[a]
     sym = e.F_SYM[face]
     kind = pick_kind(e, st, R, actor, face) if e.two_sided else face
+    st.prev_prev_color[R] = st.prev_color[R]  # the colours before the card and before the one under it
+    st.prev_color[R] = st.color[R]
     if e.challenge_on:
         penalty.judge_guilt(e, st, R, actor, side, face)
     fs = R * P + actor  # flat (game, seat)
@@ -157,6 +159,8 @@ def act_play_one(s, st: State, a: int, actor: int) -> None:
     face = s.face[a]
     kind = pick_kind_one(s, st, actor, face)
     sym = s.sym[face]
+    st.prev_prev_color[0] = st.prev_color.item(0)
+    st.prev_color[0] = st.color.item(0)
     if s.e.challenge_on:
         penalty.judge_guilt_one(s, st, actor, face)
     hn = st.hand_n.item(0, actor)

@@ -55,7 +55,8 @@ class State:
     pending_color: np.ndarray  # (B,) bool  ... plus draw until the active colour (Wild Draw Colour)
     challengeable: np.ndarray  # (B,) bool  the pending card may be challenged
     guilty: np.ndarray  # (B,) bool         ... and it was played against the restriction
-    prev_color: np.ndarray  # (B,) int8     active colour before the top card (retract)
+    prev_color: np.ndarray  # (B,) int8     active colour before the top card was played
+    prev_prev_color: np.ndarray  # (B,) int8  ... before the card under it (prev_color after a retract)
     prev_pending: np.ndarray  # (B,) int16  pending total before the top card (retract)
     drawn: np.ndarray  # (B,) int16         kind drawn and awaiting play or keep (-1: none)
     declared: np.ndarray  # (B,) bool       the actor has declared UNO for its next play
@@ -92,7 +93,7 @@ class State:
             turn_seat=z(B, np.int8), resume=z(B, np.int8), origin=z(B, np.int8),
             offer_rank=np.full((B, P), NOT_ASKED, np.int8), pending=z(B, np.int16),
             pending_color=z(B, bool), challengeable=z(B, bool), guilty=z(B, bool),
-            prev_color=z(B, np.int8), prev_pending=z(B, np.int16), drawn=np.full(B, -1, np.int16),
+            prev_color=z(B, np.int8), prev_prev_color=z(B, np.int8), prev_pending=z(B, np.int16), drawn=np.full(B, -1, np.int16),
             declared=z(B, bool), vulnerable=z((B, P), bool), drew_on=np.full((B, P), -1, np.int8),
             first_play=z(B, bool),
             passes=z(B, np.int16), turn_count=z(B, np.int32), dealer=z(B, np.int8),
