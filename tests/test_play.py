@@ -53,10 +53,11 @@ def _play_and_check(monkeypatch, rules: str, players: int, seed: int, decisions:
         all_names = {f.name for f in e.deck.faces}
         screen = lines[state["mark"]:]
         state["mark"] = len(lines)
-        # 1. the events printed, one line each, in order: their cards are ones seat 0 may see
+        # 1. the events printed, one line each, in order (those that tell seat 0 nothing skipped): their
+        #    cards are ones seat 0 may see
         ev_lines = [ln for ln in screen if ln[:3] in (" * ", " > ", " - ")]
-        evs = t.events[state["events"]:state["events"] + len(ev_lines)]
-        state["events"] += len(ev_lines)
+        evs = [ev for ev in t.events[state["events"]:] if ev.text(0)]
+        state["events"] = len(t.events)
         assert len(evs) == len(ev_lines)
         for ev, ln in zip(evs, ev_lines):
             assert ln[3:] == ev.text(0)
@@ -162,6 +163,35 @@ def test_challenge_reveals_the_hand_to_the_challenger_only_and_says_the_outcome(
     t = Table.from_position(_challenge_position(guilty=False), names=["ann", "bob", "cat"])
     ev = t.step("challenge")[0]
     assert "innocent" in ev.text(1) and "you draw 6 cards" in ev.text(1) and "and lose the turn" in ev.text(1)
+
+
+def test_a_hidden_decision_is_told_only_to_its_seat():
+    """rules §1.10: that a seat had nothing to play, that the card it drew and kept is playable, that it
+    holds a Skip to pass on are its own; the others read the public part, or nothing."""
+    names = ["ann", "bob", "cat"]
+    t = Table.from_position({"rules": "standard_en", "players": 3, "hands": ["G1 G2", "B3 B4", "Y4 Y5"],
+                             "discard": "R5", "draw_pile": "R7 B1 B2", "to_move": 0, "dealer": 2}, names=names)
+    draw = t.events[-1]  # taken by the engine: ann has nothing to play
+    assert draw.text(0) == "you have nothing to play and draw 1 card: R7, which can be played"
+    assert draw.text(1) == "ann draws 1 card" and draw.text(None).startswith("ann has nothing to play")
+    keep = t.step("keep")[0]
+    assert (keep.text(0), keep.text(1), keep.text(None)) == ("you keep the drawn card", "", "ann keeps the drawn card")
+    told = []
+    for bob in ("GS Y1", "G1 Y1"):  # house_cn: bob may pass the skip on only when he holds a Skip
+        t = Table.from_position({"rules": "house_cn", "players": 3, "hands": ["RS R2", bob, "Y4 Y5"],
+                                 "discard": "R5", "draw_pile": "R7 B1 B2", "to_move": 0, "dealer": 2}, names=names)
+        play = t.step("play RS")[0]
+        told.append([play.text(v) for v in (0, 2)])
+        assert t.view(2)["actor"] == 2 and t.view(2)["phase"] == "turn"  # cat waits on nothing she may see
+        if bob == "GS Y1":
+            assert "ann plays RS: you may pass the skip on" in play.text(1) and t.view(1)["phase"] == "deflect"
+            skipped = t.step("pass")[0]
+            assert (skipped.text(1), skipped.text(0), skipped.text(2)) == ("you are skipped", "", "")
+        else:
+            assert "ann plays RS: you are skipped" in play.text(1)
+    assert told[0] == told[1] and "the skip goes to bob, who may pass it on" in told[0][1]
+    assert "omniscient view" in view_text(t.view(None), t.engine.deck, ansi=False)
+    assert "omniscient" not in view_text(t.view(2), t.engine.deck, ansi=False)
 
 
 def test_solo_countdown_says_the_others_lose_points():

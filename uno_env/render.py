@@ -99,7 +99,8 @@ def view_text(view: dict, deck, ansi: bool = True, events=(), names=None) -> str
     col = view["color"]
     col_txt = {"free": "any (free)", None: "to be chosen"}.get(col) or paint(
         COLOR_NAMES[COLOR_LETTERS.index(col)], col, ansi)
-    lines = [f"{bold}{view['rules']} - {view['players']} players - round {view['round']}{side}{reset}",
+    omniscient = " - omniscient view: every hand shown" if me is None and not view["over"] else ""
+    lines = [f"{bold}{view['rules']} - {view['players']} players - round {view['round']}{side}{omniscient}{reset}",
              f"top: {face_text(deck, view['top'], ansi)}   colour: {col_txt}   direction: "
              f"{'clockwise' if view['direction'] > 0 else 'counter-clockwise'}   draw pile: {view['draw_n']}"
              + (f" (top shows {face_text(deck, view['draw_top_back'], ansi, dim=True)})"
@@ -168,7 +169,7 @@ def render_table(game, row: int = 0, viewer: int | None = None, history=(), ansi
     lines = []
     hist = list(history)
     if hist and hasattr(hist[0], "text"):
-        lines = [ev.text(viewer) for ev in hist]
+        lines = [text for ev in hist if (text := ev.text(viewer))]  # "": nothing this viewer may know
     elif hist:
         names = [s["name"] for s in view["seats"]]
         lines = ["last moves: " + "; ".join(f"{names[s]} {a}" for s, a in hist[-8:])]
@@ -249,6 +250,8 @@ def table_html(view: dict, deck) -> str:
     status = ("round over" if view["over"] else
               f'{esc(view["seats"][view["actor"]]["name"])} to act ({view["phase"].replace("_", " ")})')
     side = f' &middot; {view["side"]} side' if view["two_sided"] else ""
+    if view["viewer"] is None and not view["over"]:
+        side += " &middot; omniscient view: every hand shown"
     return (f'<style>{TABLE_CSS}</style><div class="uno-table"><div><b>{esc(view["rules"])}</b> &middot; '
             f'{view["players"]} players &middot; round {view["round"]}{side}</div>'
             f'<div class="center">{card_svg(deck, view["top"], 60)}<div class="info">colour: {col_txt}<br>'

@@ -10,8 +10,12 @@ so each action's effect is the difference between two copies.
 ``seat_view(game, seat)`` is everything one seat may see (rules §1.10): its own hand by active faces,
 the others' hand sizes (and, in UNO Flip, the backs of their cards and of the draw pile's top card),
 the public table.  The terminal game, the replay page and the web app draw that and nothing else, and an
-event's words for a seat name only the cards that seat may see (a drawn card to its drawer, a challenged
-hand to the challenger).
+event's words for a seat say only what that seat may know: the cards it may see (a drawn card to its drawer,
+a challenged hand to the challenger), and nothing that hangs on a hand it may not see (whether a seat had a
+legal play, whether the card it drew and kept could be played, whether it was offered a jump-in or holds a
+Skip to pass on).  An event that tells a seat nothing has no words for it (``""``), and every screen skips
+it.  A spectator (``viewer=None``) sees every card and is told everything; the screens that show that view
+say it is omniscient.
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ class Event:
     ``kind`` is the action type (``play``, ``draw``... as in the action table) or ``deal``/``round_end``;
     ``seat`` the seat that acted (-1 for a deal); ``forced``: the engine played it (the seat had no other
     legal action).  ``text(viewer)`` says it in words for ``viewer`` (``None``: a spectator, who sees
-    every card)."""
+    every card); ``""`` when it tells ``viewer`` nothing (another seat's hidden decision)."""
 
     index: int
     kind: str
@@ -89,10 +93,13 @@ class Event:
         return _Describe(self.table, self, viewer).text()
 
     def to_json(self, viewers=()) -> dict:
+        """The event as the omniscient record (``text`` is the spectator's words; ``forced`` and ``action``
+        are not public either); ``seen_by``: the words of each of ``viewers`` the event tells something."""
         out = {"index": self.index, "kind": self.kind, "seat": self.seat, "action": self.name,
                "forced": self.forced, "round": self.round, "text": self.text(None)}
         for v in viewers:
-            out.setdefault("seen_by", {})[str(v)] = self.text(v)
+            if text := self.text(v):
+                out.setdefault("seen_by", {})[str(v)] = text
         return out
 
 
@@ -131,14 +138,14 @@ class Table:
         self._deal_events()
 
     @classmethod
-    def from_position(cls, setup: dict, names=None) -> Table:
+    def from_position(cls, setup: dict, names=None, observation: str = "v2") -> Table:
         """A table in the position ``setup`` (the notation, docs/notation.md)."""
         from .core.notation import config_of
         rules, players = config_of(setup)
-        table = cls(rules, players, seed=setup.get("seed", 0), names=names)
-        table.game.load(setup)
-        table.events.clear()
+        table = cls(rules, players, seed=setup.get("seed", 0), names=names, observation=observation)
         table._tape.clear()
+        table.game.load(setup)  # the forced moves it takes are on the tape: events after the deal's
+        table.events.clear()
         table._deal_events()
         return table
 
@@ -230,7 +237,9 @@ def seat_view(game: VecGame, viewer: int | None = None, names=None, row: int = 0
     Cards are face ids (``game.engine.deck.faces``).  ``cards`` of a seat are its hand's active faces,
     given for the viewer's own seat (every seat for a spectator, and every seat once the round is over:
     hands are laid down to be scored); ``backs`` are the inactive faces of a hand, given in UNO Flip to the
-    other seats only (``flip_back_faces_visible``).  ``state``: a stored copy of the game (an event's)."""
+    other seats only (``flip_back_faces_visible``).  ``actor`` and ``phase`` are the seat asked and its
+    decision, except that a seat not asked sees a hidden decision as ``public_turn`` shows it.  ``state``: a
+    stored copy of the game (an event's)."""
     e, st = game.engine, (game.state if state is None else state)
     P = e.P
     if viewer is not None and not 0 <= viewer < P:
@@ -252,7 +261,9 @@ def seat_view(game: VecGame, viewer: int | None = None, names=None, row: int = 0
                                                               and not over)):
             seat["backs"] = sorted(int(f) for f in e.KF[1 - side, kinds])
         seats.append(seat)
-    actor = -1 if over else int(st.actor[row])
+    asked = -1 if over else int(st.actor[row])
+    actor, phase = (asked, int(st.phase[row])) if viewer is None or viewer == asked else \
+        public_turn(e, st, row, viewer)
     draw_n = int(st.draw_n[row])
     top_back = None
     if e.two_sided and draw_n and (viewer is None or backs_on):
@@ -264,11 +275,12 @@ def seat_view(game: VecGame, viewer: int | None = None, names=None, row: int = 0
         "color": color_text(int(st.color[row])), "direction": int(st.direction[row]),
         "draw_n": draw_n, "discard_n": int(st.disc_n[row]), "draw_top_back": top_back,
         "pending": int(st.pending[row]), "pending_color": bool(st.pending_color[row]),
-        "phase": PHASE_NAMES[int(st.phase[row])], "actor": actor, "seats": seats,
-        "turns": int(st.turn_count[row]), "round": int(st.rounds[row]) + (0 if over else 1),
+        "phase": PHASE_NAMES[phase], "actor": actor, "seats": seats,
+        "turns": int(st.turn_count[row]) if viewer is None else None,  # it counts hidden decisions too
+        "round": int(st.rounds[row]) + (0 if over else 1),
         "over": over, "legal": [], "scoring": e.config.scoring_mode,
     }
-    if viewer is None or viewer == actor:
+    if viewer is None or viewer == asked:
         view["legal"] = [] if over else [e.actions.names[j] for j in np.flatnonzero(st.mask[row])]
         d = int(st.drawn[row])
         view["drawn"] = int(e.KF[side, d]) if d >= 0 and st.phase[row] == DRAWN else None
@@ -279,6 +291,20 @@ def seat_view(game: VecGame, viewer: int | None = None, names=None, row: int = 0
                     game_winners=[int(p) for p in np.flatnonzero(e.game_winners(st, np.array([row]))[0])]
                     if st.game_over[row] else [])
     return view
+
+
+def public_turn(e, st: State, row: int = 0, viewer: int | None = None) -> tuple[int, int]:
+    """``(seat, phase)`` to move as ``viewer``, a seat that is not asked, sees it (rules §1.10): a decision
+    that only a hand it may not see can explain (a jump-in offer, a Skip its victim may pass on, a playable
+    card just drawn) shows as if already declined, which is what the table sees when there is no such card."""
+    seat, phase = int(st.actor[row]), int(st.phase[row])
+    if phase == OVER:
+        return -1, phase
+    if phase == JUMP:
+        seat, phase = int(st.turn_seat[row]), int(st.resume[row])
+    if phase in (DEFLECT, DRAWN) and seat != viewer:  # passing the Skip and keeping the card pass the turn on
+        seat, phase = (seat + int(st.direction[row])) % e.P, TURN
+    return seat, phase
 
 
 def face_name(engine, f: int) -> str:
@@ -354,24 +380,23 @@ class _Describe:
                         else ("takes the penalty and draws", "take the penalty and draw"))
                 until = f"(until a {COLOR_NAMES[int(a.color[0])]} card)" if b.pending_color[0] else ""
                 parts.append(self.draws(s, n, until, verb))
-            else:
-                nothing = ev.forced and b.phase[0] == TURN
+            else:  # whether the seat could have played, and the drawn card can be, hang on its hand
+                nothing = ev.forced and b.phase[0] == TURN and self.sees_cards_of(s)
                 verb = ("has nothing to play and draws", "have nothing to play and draw") if nothing else \
                     ("draws", "draw")
                 text = self.draws(s, n, verb=verb)
-                if a.phase[0] == DRAWN and int(a.actor[0]) == s:
+                if a.phase[0] == DRAWN and int(a.actor[0]) == s and self.sees_cards_of(s):
                     text += ", which can be played"
                 parts.append(text)
-        elif ev.kind == "keep":
-            parts.append(self.say(s, "keeps", "keep") + " the drawn card")
+        elif ev.kind == "keep":  # only a playable drawn card is kept by a decision: its owner's secret
+            parts.append(self.say(s, "keeps", "keep") + " the drawn card" if self.sees_cards_of(s) else "")
         elif ev.kind == "pass":
             ph = int(b.phase[0])
-            if ph == JUMP:
-                parts.append(self.say(s, "does not jump in", "do not jump in"))
-            elif ph == DEFLECT:
-                parts.append(self.say(s, "is", "are") + " skipped")
-            else:
+            if ph not in (JUMP, DEFLECT):
                 parts.append(self.say(s, "passes", "pass"))
+            elif self.sees_cards_of(s):  # only a seat holding the card is offered a jump-in or a deflection
+                parts.append(self.say(s, *(("does not jump in", "do not jump in") if ph == JUMP else
+                                           ("is skipped", "are skipped"))))
         elif ev.kind == "challenge":
             parts.append(self.challenge(s))
         elif ev.kind == "uno":
@@ -388,8 +413,8 @@ class _Describe:
         if self.reshuffled():
             parts.append("the discard pile is shuffled into a new draw pile")
         text = "; ".join(p for p in parts if p)
-        if ev.forced and ev.kind in ("pass", "draw", "accept", "keep", "play", "choose") \
-                and "nothing to play" not in text:
+        if ev.forced and ev.kind in ("pass", "draw", "accept", "keep", "play", "choose") and text \
+                and "nothing to play" not in text and self.sees_cards_of(s):  # no other choice: a secret too
             text += " (forced)"
         return text
 
@@ -440,10 +465,16 @@ class _Describe:
         if a.direction[0] != b.direction[0]:
             fx.append("the direction reverses")
         nxt = (s + int(a.direction[0])) % P
-        if sym == SKIP and a.phase[0] != DEFLECT or (sym == REVERSE and P == 2 and int(a.actor[0]) == s):
-            fx.append(f"{self.who(nxt)} {'are' if nxt == self.viewer else 'is'} skipped")
-        elif sym == SKIP and a.phase[0] == DEFLECT:
-            fx.append(f"{self.who(nxt)} may pass the skip on")
+        if sym == SKIP and e.config.stack_skip:  # the victim is asked only when it holds a Skip
+            deflect = a.phase[0] == DEFLECT or (a.phase[0] == JUMP and a.resume[0] == DEFLECT)
+            if not self.sees_cards_of(nxt):
+                fx.append(f"the skip goes to {self.who(nxt)}, who may pass it on")
+            elif deflect:
+                fx.append(f"{self.who(nxt)} may pass the skip on")
+            else:
+                fx.append(self.say(nxt, "is", "are") + " skipped")
+        elif sym == SKIP or (sym == REVERSE and P == 2 and int(a.turn_seat[0]) == s):
+            fx.append(self.say(nxt, "is", "are") + " skipped")
         if sym == SKIP_EVERYONE:
             fx.append(f"everyone else is skipped: {self.who(s)} {'go' if s == self.viewer else 'goes'} again")
         if a.pending[0] > 0 or a.pending_color[0]:
@@ -537,6 +568,6 @@ class _Describe:
 
 
 _BASE = {"draws": "draw", "passes": "pass", "catches": "catch", "is": "are", "has": "have", "goes": "go",
-         "does not jump in": "do not jump in", "takes": "take", "accepts": "accept"}
+         "takes": "take", "accepts": "accept"}
 
-__all__ = ["Event", "Table", "face_name", "plural", "seat_view"]
+__all__ = ["Event", "Table", "face_name", "plural", "public_turn", "seat_view"]

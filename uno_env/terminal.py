@@ -2,7 +2,9 @@
 ``uno replay`` (step through a recorded game).
 
 Every action prints one line saying who did what and what it caused (``table.Event``), forced moves
-included, so the screen's scrollback holds the whole round; your table is drawn when you are asked.
+included, so the screen's scrollback holds the whole round; your table is drawn when you are asked.  Another
+seat's hidden decision (keeping a card it drew, letting a jump-in or a Skip go by) prints nothing: its
+words for you are empty, as at a real table.
 At the prompt: a move's number or its text, ``?`` the legend of card codes, ``h`` the round so far,
 ``t`` the table again, ``q`` to quit.
 """
@@ -69,18 +71,24 @@ class Screen:
         self.shown = 0  # events printed so far
 
     def event_line(self, ev: Event) -> str:
+        """The event's line for this viewer; ``""`` when it tells this viewer nothing (another seat's hidden
+        decision, ``Event.text``)."""
+        text = ev.text(self.viewer)
         mark = "*" if ev.kind in ("deal", "round_end") else ">" if ev.seat == self.viewer else "-"
-        return f" {mark} {ev.text(self.viewer)}"
+        return f" {mark} {text}" if text else ""
+
+    def print_events(self, events) -> None:
+        for ev in events:
+            if line := self.event_line(ev):
+                self.out(line)
 
     def events(self) -> None:
-        for ev in self.table.events[self.shown:]:
-            self.out(self.event_line(ev))
+        self.print_events(self.table.events[self.shown:])
         self.shown = len(self.table.events)
 
     def history(self) -> None:
         self.out("the round so far:")
-        for ev in self.table.round_events():
-            self.out(self.event_line(ev))
+        self.print_events(self.table.round_events())
 
     def board(self) -> None:
         self.out(view_text(self.table.view(self.viewer), self.table.engine.deck, self.ansi))
@@ -235,17 +243,15 @@ def replay(path: str, game_index: int = 0, viewer: int | None = None, ansi: bool
     table, frames = replay_table(record, f"{path}, game {game_index}")
     n = len(record.actions)
     out(f"replay of {path} game {game_index}: {record.rules}, {record.num_players} players, seed {record.seed}, "
-        f"{n} recorded actions; seen by {'the whole table' if viewer is None else f'seat {viewer}'}")
+        f"{n} recorded actions; seen by "
+        f"{'the whole table (omniscient view: every hand shown)' if viewer is None else f'seat {viewer}'}")
     screen = Screen(table, viewer, ansi, out)
     if not step:
-        for ev in table.events:
-            out(screen.event_line(ev))
+        screen.print_events(table.events)
         out(_frame_text(record, table, len(table.events), viewer, ansi))
         return 0
     i = 0  # actions shown
-    shown_to = frames[0]
-    for ev in table.events[:shown_to]:
-        out(screen.event_line(ev))
+    screen.print_events(table.events[:frames[0]])
     while True:
         out(_frame_text(record, table, frames[i], viewer, ansi))
         ans = _ask(inp, f"[action {i}/{n}] Enter next, b back, number jump, a all, q quit: ").strip().lower()
@@ -261,8 +267,7 @@ def replay(path: str, game_index: int = 0, viewer: int | None = None, ansi: bool
         if i >= n and ans != "a":
             out("end of the record")
             return 0
-        for ev in table.events[frames[i]:frames[target]]:
-            out(screen.event_line(ev))
+        screen.print_events(table.events[frames[i]:frames[target]])
         i = target
 
 

@@ -74,7 +74,8 @@ class Game:
         low = t.engine.config.scoring_mode == "cumulative_low"
         order = sorted(range(t.P), key=lambda p: scores[p] if low else -scores[p])
         out = {"id": self.id, "seat": self.seat, "view": view,
-               "events": [{"kind": ev.kind, "seat": ev.seat, "text": ev.text(self.seat)} for ev in t.round_events()],
+               "events": [{"kind": ev.kind, "seat": ev.seat, "text": text} for ev in t.round_events()
+                          if (text := ev.text(self.seat))],  # "": another seat's hidden decision
                "standings": [{"seat": p, "name": t.names[p], "score": scores[p]} for p in order]}
         if faces:
             out["faces"] = face_table(t.engine.deck)

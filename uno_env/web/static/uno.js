@@ -60,7 +60,7 @@ function startReplay(data) {
   let i = 0, timer = null;
   const n = data.frames.length - 1;
   const viewerSel = $("#viewer");
-  viewerSel.innerHTML = `<option value="all">the whole table</option>` +
+  viewerSel.innerHTML = `<option value="all">the whole table (omniscient view: every hand shown)</option>` +
     data.names.map((nm, p) => `<option value="${p}">seat ${p}: ${esc(nm)}</option>`).join("");
   const slider = $("#slider");
   slider.max = n;
@@ -73,7 +73,7 @@ function startReplay(data) {
     $("#status").textContent = statusText(view);
     slider.value = i;
     const log = data.events.slice(0, fr.upto).map((e, k) =>
-      `<div class="${k >= (i ? data.frames[i - 1].upto : 0) ? "cur" : ""} ${e.kind === "round_end" ? "end" : ""}">${esc(e.text[v])}</div>`);
+      e.text[v] && `<div class="${k >= (i ? data.frames[i - 1].upto : 0) ? "cur" : ""} ${e.kind === "round_end" ? "end" : ""}">${esc(e.text[v])}</div>`);
     $("#log").innerHTML = log.join("");
     $("#log").scrollTop = 1e9;
   }
