@@ -113,8 +113,6 @@ def test_twins_give_the_asked_seat_the_same_observations(rules, options):
     assert checked >= 50
 
 
-@pytest.mark.xfail(strict=True, reason="issue 45 item 3: a seat not asked observes the asked seat's phase, "
-                                       "acting and turn (the core fix lands on main)")
 @pytest.mark.parametrize("rules, options", RULES)
 def test_twins_give_a_seat_the_same_observations_asked_or_not(rules, options):
     """v3 at every moment (as parallel wrappers and all-agents logging observe): a seat not asked must see

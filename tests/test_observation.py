@@ -160,28 +160,32 @@ def test_no_observation_or_legal_action_depends_on_what_the_seat_cannot_see(rule
 
 @pytest.mark.parametrize("rules,options", [("house_cn", {}), ("solo_bga", {}), ("standard_en", {"jump_in": True}),
                                            ("flip_jp", {})])
-def test_a_seat_not_asked_sees_neither_who_is_asked_nor_what_it_is_asked(rules, options):
-    """rules §1.10: whose decision it is, and which (a jump-in offer, a Skip that may be passed on, a drawn card
-    that may be played), can tell the table about the hand of the seat asked; only that seat sees it, on every
-    path (the batched ``observe`` and the one-game ``observe_one``)."""
+def test_a_seat_not_asked_sees_a_decision_only_a_hidden_hand_explains_as_if_declined(rules, options):
+    """rules §1.10: a jump-in offer, a Skip that may be passed on and a playable drawn card tell the table about
+    the hand of the seat asked; another seat sees them as if declined (the seat whose turn it is, or the next,
+    to play), on every path (the batched ``observe`` and the one-game ``observe_one``)."""
+    from uno_env.core.state import DEFLECT, DRAWN, JUMP, TURN
     rng = np.random.default_rng(5)
+    hidden = 0
     for observation in ("v2", "v3"):
         game = VecGame(rules, 4, batch_size=1, seed=9, observation=observation, **options)
         obs = game.observer
         S = obs.slots
-        seen = set()
         for _ in range(300):
             st = game.state
-            actor, phase = int(st.actor[0]), int(st.phase[0])
-            seen.add(phase)
+            actor, phase, turn = int(st.actor[0]), int(st.phase[0]), int(st.turn_seat[0])
             for seat in range(4):
                 batched = obs.observe(st, np.array([0]), np.array([seat]))[0]
                 assert np.array_equal(batched, obs.observe_one(st, seat))
-                decision = np.concatenate([batched[S[k].start:S[k].stop] for k in ("phase", "acting", "turn")])
+                shown = int(np.flatnonzero(batched[S["phase"].start:S["phase"].stop])[0])
+                asked = (int(np.flatnonzero(batched[S["acting"].start:S["acting"].stop])[0]) + seat) % 4
                 if seat == actor:
-                    assert decision.sum() == 3 and batched[S["acting"].start] == 1
-                else:
-                    assert not decision.any(), (rules, seat, actor, phase)
+                    assert (shown, asked) == (phase, actor)
+                elif phase in (JUMP, DEFLECT, DRAWN):
+                    hidden += 1
+                    assert shown not in (JUMP, DRAWN) and not (shown == DEFLECT and asked != seat)
+                    if phase == DRAWN or (phase == DEFLECT and turn == actor):  # the card kept, the Skip taken
+                        assert (shown, asked) == (TURN, (actor + int(st.direction[0])) % 4)
             mask = game.legal_mask()
             game.step((rng.random(mask.shape) * mask).argmax(1))
-        assert len(seen) >= 2
+    assert hidden > 0

@@ -16,8 +16,8 @@ def _prev(game, seat=None) -> str:
     snap = game.snapshot(0)["prev_color"]
     seat = int(game.state.actor[0]) if seat is None else seat
     sl = Observer(game.engine).slots["prev_color"]
-    hot = np.flatnonzero(game.observe()[0, sl.start:sl.stop] if seat == game.state.actor[0]
-                         else Observer(game.engine).observe(game.state, np.array([0]), np.array([seat]))[0, sl.start:sl.stop])
+    o = Observer(game.engine).observe(game.state, np.array([0]), np.array([seat]))[0]
+    hot = np.flatnonzero(o[sl.start:sl.stop])
     assert hot.size == 1
     assert (COLOR_LETTERS[hot[0]] if hot[0] < len(COLOR_LETTERS) else None) == snap
     return snap

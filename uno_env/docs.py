@@ -248,7 +248,7 @@ but the one asked.
 What the observation leaves out, though the table has seen it (a player with a perfect memory could use
 it):
 
-{chr(10).join(f"* {text}" for text, flip_only in observe.NOT_ENCODED if VecGame(preset, 2).engine.two_sided or not flip_only)}
+{chr(10).join(f"* {text}" for text, flip in observe.NOT_ENCODED if VecGame(preset, 2).engine.two_sided or not flip)}
 
 ## Action space {{ #action-space }}
 

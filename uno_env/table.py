@@ -33,6 +33,7 @@ from .core.cards import (
 )
 from .core.game import VecGame
 from .core.notation import color_text
+from .core.observe import public_decision
 from .core.state import DEFLECT, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN, State
 
 
@@ -294,17 +295,13 @@ def seat_view(game: VecGame, viewer: int | None = None, names=None, row: int = 0
 
 
 def public_turn(e, st: State, row: int = 0, viewer: int | None = None) -> tuple[int, int]:
-    """``(seat, phase)`` to move as ``viewer``, a seat that is not asked, sees it (rules §1.10): a decision
-    that only a hand it may not see can explain (a jump-in offer, a Skip its victim may pass on, a playable
-    card just drawn) shows as if already declined, which is what the table sees when there is no such card."""
-    seat, phase = int(st.actor[row]), int(st.phase[row])
-    if phase == OVER:
-        return -1, phase
-    if phase == JUMP:
-        seat, phase = int(st.turn_seat[row]), int(st.resume[row])
-    if phase in (DEFLECT, DRAWN) and seat != viewer:  # passing the Skip and keeping the card pass the turn on
-        seat, phase = (seat + int(st.direction[row])) % e.P, TURN
-    return seat, phase
+    """``(seat, phase)`` to move as ``viewer``, a seat that is not asked, sees it (rules §1.10; the rule is
+    ``core.observe.public_decision``, which the observation follows too): a decision that only a hand it may
+    not see can explain shows as if already declined."""
+    if int(st.phase[row]) == OVER:
+        return -1, OVER
+    who, phase, _ = public_decision(e, st, np.array([row]), np.array([-1 if viewer is None else viewer]))
+    return int(who[0]), int(phase[0])
 
 
 def face_name(engine, f: int) -> str:

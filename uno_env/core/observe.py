@@ -30,7 +30,7 @@ import numpy as np
 from .cards import NUM_COLOR_STATES
 from .legal import top_face
 from .memory import LACK_CAP, SEAT_FIELDS, TALLY_CAP
-from .state import DRAWN, OVER, PHASE_NAMES, State
+from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN, State
 
 LACK_DECAY = (0.7 ** np.arange(128)).astype(np.float32)  # weight of a lack after ``n`` cards drawn
 DECAY = (0.85 ** np.minimum(np.arange(64), 63)).astype(np.float32)  # weight of a move ``age`` plays ago
@@ -43,12 +43,11 @@ SLOTS = (
     ("top", "F", "one-hot: the top card's active face"),
     ("color", "10", "one-hot: the active colour (8 colours, free after Swap-in-turn, none declared yet)"),
     ("direction", "1", "+1 seat order, -1 reversed"),
-    ("phase", "7", "one-hot: the decision asked of the observer (turn, drawn, pending, choose, jump_in, deflect), "
-     "or over; zeros for a seat not asked"),
-    ("acting", "P", "one-hot: the seat asked now (relative: 1 at position 0 when the observer is asked; zeros for "
-     "a seat not asked, which may not know who is asked or why)"),
-    ("turn", "P", "one-hot: the seat whose decision follows an offer or a colour choice (relative; zeros for a "
-     "seat not asked)"),
+    ("phase", "7", "one-hot: the decision asked (turn, drawn, pending, choose, jump_in, deflect, over); a seat not "
+     "asked sees a decision only a hidden hand explains (a jump-in offer, a Skip that may be passed on, a playable "
+     "drawn card) as if declined, as the table sees it"),
+    ("acting", "P", "one-hot: the seat asked now (relative; for a seat not asked, as the table sees it)"),
+    ("turn", "P", "one-hot: the seat whose decision follows an offer or a colour choice (relative)"),
     ("played_by", "P", "one-hot: the seat that played the top card (relative)"),
     ("pending", "2", "cards the victim of draw cards must take / 10; the draw-until-colour flag"),
     ("challengeable", "1", "the pending wild draw card may be challenged"),
@@ -131,6 +130,35 @@ def _table(slots=None) -> str:
 __doc__ += "\n" + _table() + "\n"
 _DESCRIPTIONS = {name: text for name, _, text in SLOTS + SLOTS_V3}
 VERSIONS = ("v2", "v3")
+
+
+def public_decision(e, st: State, R: np.ndarray, viewers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(seat asked, phase, seat whose turn it is)`` in games ``R`` as ``viewers`` may know them (rules §1.10).
+
+    The seat asked sees its own decision.  Another seat sees a decision that only a hand it cannot see
+    explains (a jump-in offer, a Skip its victim may pass on, a playable card just drawn) as if it had
+    been declined, which is what the table sees when there is no such card: the turn of the seat whose
+    turn it is, or of the next seat."""
+    actor, phase = st.actor[R].astype(np.intp), st.phase[R].astype(np.intp)
+    turn = st.turn_seat[R].astype(np.intp)
+    hide = (actor != viewers) & (phase != OVER)
+    who, shown = actor.copy(), phase.copy()
+    j = np.flatnonzero(hide & (phase == JUMP))  # the offer declined: the seat whose turn it is, as it was
+    who[j], shown[j] = turn[j], st.resume[R[j]]
+    k = np.flatnonzero(hide & (who != viewers) & ((shown == DEFLECT) | (shown == DRAWN)))  # Skip taken, card kept
+    who[k], shown[k] = (who[k] + st.direction[R[k]]) % e.P, TURN
+    turn = np.where(hide & ((phase == JUMP) | (phase == DEFLECT) | (phase == DRAWN)), who, turn)
+    return who, shown, turn
+
+
+def public_decision_one(e, st: State, viewer: int) -> tuple[int, int, int]:
+    """``public_decision`` of game 0 for a seat that is not asked, by item reads (``observe_one``)."""
+    who, phase = st.actor.item(0), st.phase.item(0)
+    if phase == JUMP:
+        who, phase = st.turn_seat.item(0), st.resume.item(0)
+    if (phase == DEFLECT or phase == DRAWN) and who != viewer:
+        who, phase = (who + st.direction.item(0)) % e.P, TURN
+    return who, phase, who
 
 
 class _BitPositions(dict):
@@ -320,10 +348,13 @@ class Observer:
         phase, actor = st.phase.item(0), st.actor.item(0)
         ones = [S["seat"] + seat, S["top"] + (face_of[top] if e.two_sided else top), S["color"] + st.color.item(0),
                 S["played_by"] + (st.origin.item(0) - seat) % P, S["prev_color"] + st.prev_color.item(0)]
-        if actor == seat and phase != OVER:  # only the seat asked sees the decision (rules §1.10)
-            ones += (S["phase"] + phase, S["acting"], S["turn"] + (st.turn_seat.item(0) - seat) % P)
-        elif phase == OVER:
-            ones.append(S["phase"] + OVER)
+        if actor == seat or phase == OVER or phase == CHOOSE_COLOR or phase == PENDING or phase == TURN:
+            who, shown, turn = actor, phase, st.turn_seat.item(0)  # what everyone sees (``public_decision``)
+        else:
+            who, shown, turn = public_decision_one(e, st, seat)
+        ones.append(S["phase"] + shown)
+        if shown != OVER:
+            ones += (S["acting"] + (who - seat) % P, S["turn"] + (turn - seat) % P)
         o[S["direction"]] = st.direction.item(0)
         if st.pending.item(0):
             o[S["pending"]] = st.pending.item(0) / 10.0
@@ -533,16 +564,12 @@ class Observer:
         o[ar, S["top"].start + tface] = 1
         o[ar, S["color"].start + st.color[R].astype(np.intp)] = 1
         o[:, S["direction"].start] = st.direction[R]
-        phase = st.phase[R].astype(np.intp)
         actor = st.actor[R].astype(np.intp)
-        # only the seat asked sees the decision (rules §1.10): who is asked, and what, can tell the others
-        # that it holds a card to jump in with or a Skip to pass on, or that the card it drew can be played
-        asked = np.flatnonzero((actor == seats) & (phase != OVER))
-        o[asked, S["phase"].start + phase[asked]] = 1
-        o[asked, S["acting"].start] = 1
-        o[asked, S["turn"].start + (st.turn_seat[R[asked]].astype(np.intp) - seats[asked]) % P] = 1
-        over = np.flatnonzero(phase == OVER)
-        o[over, S["phase"].start + OVER] = 1
+        who, phase, turn = public_decision(e, st, R, seats)
+        live = np.flatnonzero(phase != OVER)
+        o[ar, S["phase"].start + phase] = 1
+        o[live, S["acting"].start + (who[live] - seats[live]) % P] = 1
+        o[live, S["turn"].start + (turn[live] - seats[live]) % P] = 1
         o[ar, S["played_by"].start + (st.origin[R].astype(np.intp) - seats) % P] = 1
         o[:, S["pending"].start] = st.pending[R] / 10.0
         o[:, S["pending"].start + 1] = st.pending_color[R]
