@@ -146,6 +146,25 @@ RECIPES = {r.agent: r for r in (
                          f"--checkpoint-every 1000000 --snapshot-every 4000000",
                 26214400, later=((36700160, "--learning-rate 1e-4"), (52035584, "--learning-rate 5e-5"))),
         )),
+    # standard_ru is standard_en with a 4-card penalty for a missed UNO (rules §4): the same deck and layouts, so
+    # its agents start from the standard_en ones and are fine-tuned on its rules, on renamed colours
+    Recipe(
+        agent="ppo-standard_ru-2p",
+        note="the standard_en 2-player agent, fine-tuned on standard_ru against heuristic",
+        ship="--colour-average",
+        steps=(
+            Run("ru2p", f"--rules standard_ru --players 2 --opponents heuristic {_FINE} --colour-augment "
+                        f"--init-agent ppo-standard_en-2p --seed 2101", 4000000),
+        )),
+    Recipe(
+        agent="ppo-standard_ru-4p",
+        note="the standard_en 4-player agent, fine-tuned on standard_ru against three heuristic",
+        ship="--colour-average",
+        steps=(
+            Run("ru4p", "--rules standard_ru --players 4 --opponents heuristic --observation v3 "
+                        "--init-agent ppo-standard_en-4p --n-envs 1024 --n-steps 64 --batch-size 8192 "
+                        "--learning-rate 5e-5 --ent-coef 0.005 --colour-augment --seed 2201", 4000000),
+        )),
 )}
 
 
