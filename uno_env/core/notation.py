@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from . import chance, legal
+from . import chance, legal, memory
 from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SKIP, SWAP_IN_TURN
 from .config import PRESETS, RuleConfig, make_rules
 from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, NOT_ASKED, OVER, PENDING, PHASE_NAMES, TURN
@@ -229,8 +229,8 @@ def load_position(engine, st, row: int, setup: dict) -> None:
     st.winner[row] = -1
     st.round_points[row] = 0
     st.truncated[row] = False
-    if engine.memory is not None:  # memory hook: a position starts with nothing remembered
-        engine.memory.reset(st, np.array([row]))
+    if st.memory is not None:  # memory hook: a position starts with nothing remembered
+        memory.reset(engine, st, np.array([row]))
     if deal:
         engine.deal_from_pile(st, np.array([row]))
         if "rng_counter" in setup:
