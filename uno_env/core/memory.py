@@ -136,7 +136,7 @@ def tables(e) -> MemoryTables:
     return t
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Memory:
     """What the table has seen in the ``B`` games of a state (``State.memory``; the module docstring says what).
 
