@@ -39,6 +39,10 @@ rng_counter           draws made from the game's random stream since ``seed`` (a
 winner, round_points  the finished round (phase ``over``)
 game_over             the game is over (phase ``over``)
 truncated             the round was stopped by ``max_turns_per_round`` (phase ``over``)
+played, lacks, ...    the table's memory (a game with observation v3): ``played``, ``lacks``,
+                      ``drew_since_play``, ``colors_since_draw``, ``last_play``, ``last_declared``,
+                      ``lack_ages``, ``known``, ``plays``, ``recent_plays``, ``last_challenge``
+                      (docs/notation.md, "The table's memory"; default: nothing seen)
 legal                 read-only: the legal actions of the seat to move
 round_over            read-only: the round is over
 ====================  ===================================================================================
