@@ -6,13 +6,11 @@ the same in both, and a seat that did see the difference (the challenger, the gi
 see it.
 """
 
-import dataclasses
 
 import numpy as np
 import pytest
 
 from uno_env import VecGame
-from uno_env.core.memory import Memory
 from uno_env.core.observe import SLOTS, SLOTS_V3, Observer
 from uno_env.core.state import OVER
 
@@ -256,10 +254,7 @@ def _hidden_shuffle(game, seat, rng):
     and the draw pile's top card, whose back is public, stays)."""
     e = game.engine
     twin = VecGame(game.rules, game.num_players, batch_size=1, seed=0, autoreset=False, observation="v3")
-    for f in dataclasses.fields(game.state):
-        getattr(twin.state, f.name)[...] = getattr(game.state, f.name)
-    for name in Memory.ARRAYS:
-        getattr(twin.memory, name)[...] = getattr(game.memory, name)
+    twin.state.put(slice(None), game.state)  # every array, the memory's included
     st = twin.state
     pile = max(int(st.draw_n[0]) - (1 if e.two_sided else 0), 0)  # the draw pile's hidden part
     others = [s for s in range(e.P) if s != seat]

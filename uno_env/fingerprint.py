@@ -49,6 +49,8 @@ def play_hash(rules: str, players: int, batch: int = 256, steps: int = 300, seed
             h.update(np.ascontiguousarray(arr).tobytes())
     st = game.state
     for name in sorted(vars(st), key=lambda n: HASHED_AS.get(n, n)):
+        if getattr(st, name) is None:  # the table's memory, off in these games (v2): no part of the game
+            continue
         h.update(HASHED_AS.get(name, name).encode())
         h.update(np.ascontiguousarray(getattr(st, name)).tobytes())
     return h.hexdigest()

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import memory
 from .state import TURN, State
 
 
 def act_choose(e, st: State, R, a) -> None:
-    if e.memory is not None:  # memory hook: a colour declared
-        e.memory.chose(st, R, st.actor[R].astype(np.intp), a)
+    if st.memory is not None:  # memory hook: a colour declared
+        memory.chose(e, st, R, st.actor[R].astype(np.intp), a)
     st.color[R] = e.A_COLOR[a]
     st.actor[R] = st.turn_seat[R]
     st.phase[R] = TURN

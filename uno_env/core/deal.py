@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import chance, deflect, flip, jump_in
+from . import chance, deflect, flip, jump_in, memory
 from .cards import FLIP, FREE, NO_COLOR, REVERSE, SKIP, SWAP_IN_TURN
 from .rows import flat
 from .state import CHOOSE_COLOR, NOT_ASKED, PENDING, TURN, State
@@ -81,8 +81,8 @@ def deal_from_pile(e, st: State, rows, settle: bool = True) -> None:
     st.draw_n[R] -= hp
     for name, value in _ROUND_START:
         getattr(st, name)[R] = value
-    if e.memory is not None:  # memory hook: a new round
-        e.memory.reset(st, R)
+    if st.memory is not None:  # memory hook: a new round
+        memory.reset(e, st, R)
     turn_first_card(st, R)
     first_card_redraws(e, st, R)
     first_card_effects(e, st, R)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import legal, penalty, piles, scoring, uno_call
+from . import legal, memory, penalty, piles, scoring, uno_call
 from .rows import flat, goto, next_seat
 from .state import DRAWN, PENDING, TURN, State
 
@@ -35,8 +35,8 @@ def after_draw(e, st: State, R, actor, got, kind) -> None:
     """A seat drew one card in its turn (``got``: 0 or 1, ``kind``: the card): it may play it, or the
     turn passes; with nothing left to draw a full cycle of passes blocks the round."""
     st.drew_on[R, actor] = st.color[R]  # public: it drew (or passed) on this colour
-    if e.memory is not None:  # memory hook: a draw or pass on the active colour
-        e.memory.lacked(st, R, actor)
+    if st.memory is not None:  # memory hook: a draw or pass on the active colour
+        memory.lacked(e, st, R, actor)
     uno_call.close_windows(e, st, R, actor, discard=False)
     none = got == 0
     st.passes[R] = np.where(none, st.passes[R] + 1, 0)
@@ -69,8 +69,8 @@ def act_draw_one(s, st: State, actor: int) -> None:
     card = st.draw.item(0, st.draw_n.item(0) - 1)
     piles.draw_top_one(s, st, actor, 1)
     st.drew_on[0, actor] = st.color.item(0)  # public: it drew on this colour
-    if s.e.memory is not None:  # memory hook: a draw on the active colour
-        s.e.memory.lacked_one(st, actor)
+    if st.memory is not None:  # memory hook: a draw on the active colour
+        memory.lacked_one(s.e, st, actor)
     uno_call.close_windows_one(s, st, actor, discard=False)
     st.passes[0] = 0
     playable = False

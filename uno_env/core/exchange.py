@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import memory
 from .state import State
 
 
@@ -23,8 +24,8 @@ def exchange(e, st: State, R, a_seat, b_seat) -> None:
     st.vulnerable[R, b_seat] = False
     if e.config.uno_call_after_exchange:
         st.vulnerable[R, b_seat] = st.hand_n[R, b_seat] == 1
-    if e.memory is not None:  # memory hook: each seat knows the hand it gave
-        e.memory.exchanged(st, R, a_seat, b_seat)
+    if st.memory is not None:  # memory hook: each seat knows the hand it gave
+        memory.exchanged(e, st, R, a_seat, b_seat)
 
 
 def rotate(e, st: State, R, d) -> None:
@@ -34,8 +35,8 @@ def rotate(e, st: State, R, d) -> None:
     st.hand_n[R] = st.hand_n[R[:, None], src]
     st.held[R] = st.held[R[:, None], src]
     st.drew_on[R] = st.drew_on[R[:, None], src]
-    if e.memory is not None:  # memory hook: each seat knows the hand it passed on
-        e.memory.rotated(st, R, d)
+    if st.memory is not None:  # memory hook: each seat knows the hand it passed on
+        memory.rotated(e, st, R, d)
     st.vulnerable[R] = False
     if e.config.uno_call_after_exchange:
         st.vulnerable[R] = st.hand_n[R] == 1
@@ -49,8 +50,8 @@ def exchange_one(s, st: State, a: int, b: int) -> None:
         row[[a, b]] = row[[b, a]]
     st.vulnerable[0, a] = False
     st.vulnerable[0, b] = s.call_after_exchange and st.hand_n.item(0, b) == 1
-    if s.e.memory is not None:  # memory hook: each seat knows the hand it gave
-        s.e.memory.exchanged_one(st, a, b)
+    if st.memory is not None:  # memory hook: each seat knows the hand it gave
+        memory.exchanged_one(s.e, st, a, b)
 
 
 def rotate_one(s, st: State, actor: int, d: int) -> None:
@@ -58,8 +59,8 @@ def rotate_one(s, st: State, actor: int, d: int) -> None:
     src = s.rotation[d]
     for arr in (st.hands, st.hand_n, st.held, st.drew_on):
         arr[0] = arr[0][src]
-    if s.e.memory is not None:  # memory hook: each seat knows the hand it passed on
-        s.e.memory.rotated_one(st, d)
+    if st.memory is not None:  # memory hook: each seat knows the hand it passed on
+        memory.rotated_one(s.e, st, d)
     v = st.vulnerable[0]
     if s.call_after_exchange:
         v[:] = st.hand_n[0] == 1

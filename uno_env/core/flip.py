@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import legal
+from . import legal, memory
 from .cards import NO_COLOR
 from .state import CHOOSE_COLOR, State
 
@@ -19,8 +19,8 @@ from .state import CHOOSE_COLOR, State
 def flip(e, st: State, R) -> np.ndarray:
     """Turn the game over in ``R``; returns whether the new top card is a wild."""
     st.side[R] ^= 1
-    if e.memory is not None:  # memory hook: the faces known no longer show
-        e.memory.flipped(st, R)
+    if st.memory is not None:  # memory hook: the faces known no longer show
+        memory.flipped(e, st, R)
     j = np.arange(e.N)[None, :]
     base = (R * e.N)[:, None]  # flat gathers: the first n cards reversed, the rest in place
     if e.config.flip_discard_mode == "invert_pile":
@@ -50,8 +50,8 @@ def flip_one(s, st: State) -> bool:
     """Scalar twin of ``flip``."""
     side = 1 - st.side.item(0)
     st.side[0] = side
-    if s.e.memory is not None:  # memory hook: the faces known no longer show
-        s.e.memory.flipped_one(st)
+    if st.memory is not None:  # memory hook: the faces known no longer show
+        memory.flipped_one(s.e, st)
     for pile, n, turn in ((st.discard, st.disc_n.item(0), s.invert_pile), (st.draw, st.draw_n.item(0), True)):
         if turn:  # the first n cards in reverse order
             pile[0, :n] = pile[0, n - 1::-1] if n else pile[0, :0]

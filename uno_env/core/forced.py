@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import legal, penalty, piles, scoring
+from . import legal, memory, penalty, piles, scoring
 from .actions import DRAW
 from .rows import any_bits, any_row, flat, sel
 from .state import DRAWN, OVER, PENDING, TURN, State
@@ -120,8 +120,8 @@ def pass_until_playable(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
         st.declared[Ro] = False
         passed = np.arange(P + 1)[None, :] < k[ok][:, None]
         st.drew_on[np.repeat(Ro, passed.sum(1)), seat[ok][passed]] = np.repeat(st.color[Ro], passed.sum(1))
-        if e.memory is not None:  # memory hook: passes on the active colour
-            e.memory.lacked(st, np.repeat(Ro, passed.sum(1)), seat[ok][passed])
+        if st.memory is not None:  # memory hook: passes on the active colour
+            memory.lacked(e, st, np.repeat(Ro, passed.sum(1)), seat[ok][passed])
         st.actor[Ro] = nxt
         st.turn_seat[Ro] = nxt
         if e.log is not None:
@@ -201,8 +201,8 @@ def draw_chain_window(e, st: State, R: np.ndarray, tface: np.ndarray) -> np.ndar
         cell = (Rt * P)[:, None] + seat_t  # flat (game, seat); cells past L repeat cell 0's write
         cell = cell[:, :1] + (cell - cell[:, :1]) * drew
         st.drew_on.reshape(-1)[cell] = st.color[Rt][:, None]
-        if e.memory is not None:  # memory hook: forced draws on the active colour
-            e.memory.chain_drew(st, Rt, seat_t, L_t)
+        if st.memory is not None:  # memory hook: forced draws on the active colour
+            memory.chain_drew(e, st, Rt, seat_t, L_t)
         if e.log is not None:
             draw_id = e.ID[DRAW]
             for i in take.tolist():

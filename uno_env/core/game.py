@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .config import RuleConfig, make_rules
-from .memory import enable
+from .memory import MemoryView
 from .notation import load_position, snapshot
 from .observe import Observer
 from .rules import Engine, StepResult, all_rows
@@ -56,8 +56,8 @@ class VecGame:
             as ``VecGame(..., batch_size=1, seed=seed + i)``), or one int per game.
         autoreset: deal the next round (or a new game) as soon as a round ends.
         observation: the layout of ``observe`` (``core.observe``): ``"v2"`` or ``"v3"``, which also turns on
-            the table's memory (``core.memory``, readable as ``memory``; off for v2, so v2 games cost nothing
-            more).
+            the table's memory (``core.memory``: ``State.memory``, read through ``memory``; off for v2, so v2
+            games cost nothing more).
         **options: rule options overriding the preset (the names of rules §9).
     """
 
@@ -70,9 +70,8 @@ class VecGame:
         self.num_actions = self.engine.A
         self.observation_size = self.observer.size
         self.autoreset = autoreset
-        self.state: State = self.engine.new_state(batch_size)
+        self.state: State = self.engine.new_state(batch_size, memory=observation == "v3")
         self.batch_size = self.state.batch_size
-        self.memory = enable(self.engine, self.state) if observation == "v3" else None
         # one game: steps by item reads (core.scalar; tests/test_scalar.py compares it with the engine)
         self._scalar = ScalarStepper(self.engine) if self.batch_size == 1 else None
         self.reset(seed)
@@ -132,6 +131,11 @@ class VecGame:
             if todo.size == 0:
                 return rows[st.phase[rows] == OVER]
             self.next_round(todo)
+
+    @property
+    def memory(self) -> MemoryView | None:
+        """What the table has seen (``State.memory``, observation v3), with its readers; None without it."""
+        return MemoryView(self.engine, self.state) if self.state.memory is not None else None
 
     @property
     def scalar(self) -> ScalarStepper | None:

@@ -22,13 +22,18 @@ one ``State``, what a seat at a real table would remember of that, and nothing m
 * the last challenge of each game (challenger, offender, the hand shown, the verdict), for the
   challenger's ``infos`` and a human challenger's screen.
 
-The memory is off unless something asks for it (``VecGame(observation="v3")``): the engine and the
-one-game stepper call its hooks only when ``Engine.memory`` is set, so games, speed and the game
-fingerprint are the same for everybody else.  Each hook is called at a choke point of the rules (a card
-played, cards entering a hand, a draw or pass on a colour, an exchange, a rotation, a challenge, a
-flip, a deal) with the rows it touched, and updates those rows only.  Hooks with a ``_one`` suffix are
-the one-game stepper's (``core.scalar``), by item writes; ``tests/test_memory.py`` plays random games
-through both and compares every array after every step.
+The memory is part of the game state, like the hands and the piles: ``State.memory``, a ``Memory`` of
+arrays with the same leading ``B`` axis, so that copying a state (``State.take``, ``copy``, pickle),
+writing a position (``snapshot``: the memory keys of docs/notation.md) and stepping any number of states
+on one ``Engine`` all carry what the table saw.  It is ``None`` unless something asks for it
+(``VecGame(observation="v3")``, ``Engine.new_state(memory=True)``): a v2 state pays no bytes and no copy
+for it, and the engine and the one-game stepper call the hooks below only where ``st.memory`` is set,
+so games, speed and the game fingerprint are the same for everybody else.  Each hook is a function of
+(engine, state, rows ...) called at a choke point of the rules (a card played, cards entering a hand, a
+draw or pass on a colour, an exchange, a rotation, a challenge, a flip, a deal) and updates those rows
+of ``st.memory`` only; the configuration's look-up tables (``MemoryTables``) are built once per engine.
+Hooks with a ``_one`` suffix are the one-game stepper's (``core.scalar``), by item writes;
+``tests/test_memory.py`` plays random games through both and compares every array after every step.
 
 Knowledge is kept by *face on the side in play* (for one-sided decks a face is a kind): what the
 observer saw.  Known copies are a lower bound: a seat that plays a face the observer knows it held
@@ -36,6 +41,8 @@ may have played another copy, so the observer keeps ``max(known - 1, 0)``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -49,48 +56,19 @@ TALLY_CAP = 30  # a tally the observation reads is capped here (so its bound is 
 _SEAT_BITS, _FACE_BITS = 4, 8  # a history entry packs seat | face << 4 | (colour + 1) << 12
 
 
-class Memory:
-    """The public and private memory of the ``B`` games of ``state`` (see the module docstring).
+class MemoryTables:
+    """The look-up tables of the memory hooks for one configuration (``Engine.memory_tables``; built once).
 
-    Arrays (``P`` seats, ``F`` faces, ``T`` tallies, ``K`` kinds):
-        tally: ``(B, P, T) int16`` cards each seat played this round by colour (the deck's colours,
-            then wild), by kind (number, then each action symbol of the deck), then colours declared.
-        lacks, drawn, held, last_col, last_prev, last_flags, last_at, decl, decl_at: ``(B, P) int32`` each, the
-            columns of ``seat_record`` (``SEAT_FIELDS``; one block, so that one game's record is read with
-            one call, as the one-game observation does):
-        lacks: bit ``c``: the seat drew or passed in its turn while colour state ``c`` was active, or an
-            innocent challenge verdict showed it held no card of colour ``c``, since it last played (moves with
-            its hand).
-        drawn: cards the seat drew since it last played (moves with its hand).
-        held: bit ``c``: the seat played a card of colour ``c`` since it last drew (moves with its hand).
-        last_col: the colour slot (the deck's colours, then wild) of the card the seat played last this
-            round, -1 none; ``last_prev``: the colour state active before it; ``last_flags``: bit 0: it
-            drew or passed in its turn since its play before (the play followed a lack), bit 1: it changed
-            the active colour; ``last_at``: ``plays_n`` just after it.
-        decl: the colour slot the seat declared last this round, -1 none; ``decl_at``: ``plays_n`` when
-            it declared.
-        known: ``(B, P, P, F) int8`` ``known[b, o, s, f]``: copies of face ``f`` (side in play) that
-            seat ``o`` knows seat ``s`` holds.
-        reveals: ``(B,) int32`` hands shown or handed over this round (challenges, exchanges, rotations,
-            cards taken back) since ``known`` was last cleared; 0: nobody knows a card (the one-game paths
-            skip ``known`` then).
-        lack_n: ``(B, P, C) int8`` cards the seat drew since it last drew or passed in its turn on colour
-            ``c`` (the deck's colours), capped at ``LACK_CAP``; -1: never this round (moves with its hand).
-        history: ``(B, HISTORY) int32`` the last plays, packed (``plays`` decodes), ring-indexed by
-            ``plays_n``; ``plays_n``: ``(B,) int32`` plays this round.
-        challenges: ``(B,) int32`` challenges made so far (a counter: a new one means a new reveal);
-            ``challenger``, ``offender``: ``(B,) int8``; ``guilty``: ``(B,) bool``; ``shown``:
-            ``(B, K) int8`` the offender's hand (kinds) as shown.
-    """
+    ``T`` tallies per seat: the deck's ``C`` colours then wild, number then each action symbol of the deck
+    (``symbols``), then the ``C`` colours declared (from ``declared_at``).  A colour slot below ``C`` is the
+    global colour id (``C`` is 4, or 8 for the two sides of UNO Flip)."""
 
-    def __init__(self, engine, state):
-        e = self.e = engine
-        self.st = state
-        B, P, F, K = state.batch_size, e.P, e.F, e.K
-        self.P, self.F = P, F
+    def __init__(self, e):
+        self.P, self.F, self.K = P, F, _ = e.P, e.F, e.K
+        self.deck = e.deck
         self.two_sided = e.two_sided
         self.colors = (0, 1, 2, 3, 4, 5, 6, 7) if e.two_sided else (0, 1, 2, 3)
-        C = len(self.colors)
+        self.C = C = len(self.colors)
         symbols = sorted({int(s) for s in e.F_SYM if s >= 10})  # the deck's action symbols
         self.symbols = symbols
         self.T = T = (C + 1) + (1 + len(symbols)) + C  # colour+wild | number+actions | declared
@@ -134,50 +112,14 @@ class Memory:
         self.ACTION_COLSLOT, self.ACTION_DECL, self.ACTION_COLBIT = colslot, decl, colbit
         self.ACTION_COLSLOT_L, self.ACTION_DECL_L, self.ACTION_COLBIT_L = colslot.tolist(), decl.tolist(), \
             colbit.tolist()
+        self.A_NEW_COLOR = e.A_NEW_COLOR
+        self.A_FACE = e.A_FACE
         self.NEW_COLOR_L = e.A_NEW_COLOR.tolist()
         self.A_FACE_L = e.A_FACE.tolist()
         assert F < 1 << _FACE_BITS and P <= 1 << _SEAT_BITS
         self.KF = e.KF  # (2, K) the face each kind shows on each side
-        self.KF_L = e.KF.tolist()
-        z = np.zeros
-        self.tally = z((B, P, T), np.int16)
-        self.seat_record = z((B, P, len(SEAT_FIELDS)), np.int32)
-        self._seat_views()
-        self.last_col[:] = self.last_prev[:] = self.decl[:] = -1
-        self.known = z((B, P, P, F), np.int8)
-        self.reveals = z(B, np.int32)
-        self.C = C
-        self.lack_n = np.full((B, P, C), -1, np.int8)
-        self.history = z((B, HISTORY), np.int32)
-        self.plays_n = z(B, np.int32)
-        self.challenges = z(B, np.int32)
-        self.challenger = np.full(B, -1, np.int8)
-        self.offender = np.full(B, -1, np.int8)
-        self.guilty = z(B, bool)
-        self.shown = z((B, K), np.int8)
-        self._rot = {d: (np.arange(P) - d) % P for d in (-1, 1)}  # seat p takes the hand of p - d
-        self._next = {d: (np.arange(P) + d) % P for d in (-1, 1)}
 
-    def _seat_views(self) -> None:
-        """``lacks``, ``drawn`` ... as views of ``seat_record``: writes to them are writes to the record."""
-        for i, name in enumerate(SEAT_FIELDS):
-            setattr(self, name, self.seat_record[:, :, i])
-
-    def __getstate__(self) -> dict:  # a copy (pickle, deepcopy) makes the views again, of its own record
-        return {k: v for k, v in self.__dict__.items() if k not in SEAT_FIELDS}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._seat_views()
-
-    ARRAYS = ("tally", "lacks", "drawn", "known", "reveals", "last_col", "last_prev", "last_flags", "last_at", "decl",
-              "decl_at", "held", "lack_n", "history", "plays_n", "challenges", "challenger", "offender", "guilty",
-              "shown")
-
-    def nbytes_per_game(self) -> float:
-        return sum(getattr(self, n).nbytes for n in self.ARRAYS) / self.st.batch_size
-
-    def _faces(self, st, R, kinds_counts):
+    def faces(self, st, R, kinds_counts):
         """``(n, K)`` copies per kind in rows ``R`` -> ``(n, F)`` copies per face on the side in play."""
         if not self.two_sided:
             return kinds_counts
@@ -185,250 +127,388 @@ class Memory:
         cell = np.arange(n)[:, None] * F + self.KF[st.side[R].astype(np.intp)]
         return np.bincount(cell.ravel(), kinds_counts.ravel().astype(np.int64), n * F).reshape(n, F)
 
-    # ------------------------------------------------------------------ batched hooks (Engine)
-    def reset(self, st, R) -> None:
-        """A deal or a loaded position: a new round starts with nothing remembered."""
-        if st is not self.st:
-            return
-        for name in ("tally", "lacks", "drawn", "known", "reveals", "last_flags", "last_at", "decl_at", "held",
-                     "history", "plays_n"):
-            getattr(self, name)[R] = 0
-        for name in ("last_col", "last_prev", "decl", "lack_n"):
-            getattr(self, name)[R] = -1
 
-    def drew(self, st, R, seats, counts) -> None:
-        """Seats took ``counts`` cards from the draw pile (a draw, a penalty, a catch)."""
-        if st is not self.st:
-            return
-        self.drawn[R, seats] += np.asarray(counts, np.int16)
-        self.held[R, seats] = 0
-        ln = self.lack_n[R, seats]  # (n, C)
-        more = np.broadcast_to(counts, R.shape)[:, None]
-        self.lack_n[R, seats] = np.where(ln >= 0, np.minimum(ln + more, LACK_CAP), -1)
+def tables(e) -> MemoryTables:
+    """The engine's ``MemoryTables``, built the first time a hook or a reader needs them."""
+    t = e.memory_tables
+    if t is None:
+        t = e.memory_tables = MemoryTables(e)
+    return t
 
-    def lacked(self, st, R, seats) -> None:
-        """Seats drew, or passed, in their turn on the active colour (they could or would not match it)."""
-        if st is not self.st:
-            return
-        self.lacks[R, seats] |= np.left_shift(1, st.color[R].astype(np.int16)).astype(np.int16)
-        c = st.color[R].astype(np.intp)
-        ok = c < self.C
-        self.lack_n[R[ok], seats[ok], c[ok]] = 0
 
-    def chain_drew(self, st, R, seats, counts) -> None:
-        """A chain of forced draws: seat ``seats[i, j]`` drew one card on the active colour, ``j < counts[i]``
-        (a seat may come round twice)."""
-        if st is not self.st:
-            return
-        P = self.P
-        on = np.arange(seats.shape[1])[None, :] < counts[:, None]
-        cell = ((R * P)[:, None] + seats)[on]
-        game, seat = np.broadcast_to(R[:, None], on.shape)[on], seats[on]
-        np.add.at(self.drawn, (game, seat), 1)
-        self.held[game, seat] = 0
-        ln = self.lack_n.reshape(P * self.lack_n.shape[0], -1)  # (game * seat, C)
-        seen = np.zeros(ln.shape[0], np.int16)
-        np.add.at(seen, cell, 1)  # cards each (game, seat) drew in this chain
-        hit = np.flatnonzero(seen)
-        ln[hit] = np.where(ln[hit] >= 0, np.minimum(ln[hit] + seen[hit, None], LACK_CAP), -1)
-        c = np.broadcast_to(st.color[R].astype(np.intp)[:, None], on.shape)[on]
-        ok = c < self.C
-        ln[cell[ok], c[ok]] = 0  # it drew on that colour: the lack is fresh
-        bit = np.left_shift(1, st.color[R].astype(np.int16)).astype(np.int16)
-        self.lacks[game, seat] |= np.broadcast_to(bit[:, None], on.shape)[on]
+@dataclass(eq=False, repr=False)
+class Memory:
+    """What the table has seen in the ``B`` games of a state (``State.memory``; the module docstring says what).
 
-    def played(self, st, R, seats, kinds, actions) -> None:
-        """Seats played ``kinds`` by ``actions`` (before the card's effect)."""
-        if st is not self.st:
-            return
-        self.tally[R, seats] += self.ACTION_TALLY[actions]
-        n = self.plays_n[R]
-        prev = st.color[R]
-        self.last_col[R, seats] = self.ACTION_COLSLOT[actions]
-        self.last_prev[R, seats] = prev
-        self.last_flags[R, seats] = ((self.lacks[R, seats] != 0).astype(np.int8)
-                                     | ((self.e.A_NEW_COLOR[actions] != prev).astype(np.int8) << 1))
-        self.last_at[R, seats] = n + 1
-        d = self.ACTION_DECL[actions]
-        has = d >= 0
-        self.decl[R[has], seats[has]] = d[has]
-        self.decl_at[R[has], seats[has]] = n[has] + 1
-        self.held[R, seats] |= self.ACTION_COLBIT[actions]
-        self.lacks[R, seats] = 0
-        self.drawn[R, seats] = 0
-        face = self.e.A_FACE[actions]
-        k = self.known[R, :, seats, face]  # (n, P): every observer's known copies of that face
-        self.known[R, :, seats, face] = np.maximum(k - 1, 0)
-        self.history[R, n % HISTORY] = self.ACTION_CODE[actions] | seats
-        self.plays_n[R] = n + 1
+    Arrays (``P`` seats, ``F`` faces, ``T`` tallies and ``C`` colours: ``MemoryTables``, ``K`` kinds):
+        tally: ``(B, P, T) int16`` cards each seat played this round by colour (the deck's colours,
+            then wild), by kind (number, then each action symbol of the deck), then colours declared.
+        seat_record: ``(B, P, 9) int32`` the per-seat columns ``SEAT_FIELDS``, kept in one block so that one
+            game's record is read with one call (as the one-game observation does), and read as views
+            (``lacks``, ``drawn`` ...: writes to them are writes to the record):
+        lacks: bit ``c``: the seat drew or passed in its turn while colour state ``c`` was active, or an
+            innocent challenge verdict showed it held no card of colour ``c``, since it last played (moves with
+            its hand).
+        drawn: cards the seat drew since it last played (moves with its hand).
+        held: bit ``c``: the seat played a card of colour ``c`` since it last drew (moves with its hand).
+        last_col: the colour slot (the deck's colours, then wild) of the card the seat played last this
+            round, -1 none; ``last_prev``: the colour state active before it; ``last_flags``: bit 0: it
+            drew or passed in its turn since its play before (the play followed a lack), bit 1: it changed
+            the active colour; ``last_at``: ``plays_n`` just after it.
+        decl: the colour slot the seat declared last this round, -1 none; ``decl_at``: ``plays_n`` when
+            it declared.
+        known: ``(B, P, P, F) int8`` ``known[b, o, s, f]``: copies of face ``f`` (side in play) that
+            seat ``o`` knows seat ``s`` holds.
+        reveals: ``(B,) int32`` hands shown or handed over this round (challenges, exchanges, rotations,
+            cards taken back) since ``known`` was last cleared; 0: nobody knows a card (the one-game paths
+            skip ``known`` then; a loaded position counts 1 if any card is known).
+        lack_n: ``(B, P, C) int8`` cards the seat drew since it last drew or passed in its turn on colour
+            ``c`` (the deck's colours), capped at ``LACK_CAP``; -1: never this round (moves with its hand).
+        history: ``(B, HISTORY) int32`` the last plays, packed (``plays`` decodes), ring-indexed by
+            ``plays_n``; ``plays_n``: ``(B,) int32`` plays this round.
+        challenges: ``(B,) int32`` challenges made so far (a counter: a new one means a new reveal);
+            ``challenger``, ``offender``: ``(B,) int8``; ``guilty``: ``(B,) bool``; ``shown``:
+            ``(B, K) int8`` the offender's hand (kinds) as shown.
 
-    def chose(self, st, R, seats, actions) -> None:
-        """Seats declared a colour (a wild first card, a wild revealed by a flip)."""
-        if st is not self.st:
-            return
-        self.tally[R, seats] += self.ACTION_TALLY[actions]
-        d = self.ACTION_DECL[actions]
-        has = d >= 0
-        self.decl[R[has], seats[has]] = d[has]
-        self.decl_at[R[has], seats[has]] = self.plays_n[R[has]]
+    It behaves as the state's other arrays do: ``take``/``put``/``copy`` by rows, ``==`` compares every array.
+    """
 
-    def exchanged(self, st, R, a, b) -> None:
-        """After seats ``a`` and ``b`` swapped hands: each knows the hand it gave; what the others knew,
-        and the evidence about each hand, moves with it."""
-        if st is not self.st:
-            return
-        for arr in (self.lacks, self.drawn, self.held, self.lack_n):
-            arr[R, a], arr[R, b] = arr[R, b], arr[R, a].copy()
-        ka = self.known[R, :, a].copy()
-        self.known[R, :, a] = self.known[R, :, b]
-        self.known[R, :, b] = ka
-        self.known[R, a, b] = self._faces(st, R, st.hands[R, b])
-        self.known[R, b, a] = self._faces(st, R, st.hands[R, a])
-        self.known[R, a, a] = 0
-        self.known[R, b, b] = 0
-        self.reveals[R] += 1
+    tally: np.ndarray
+    seat_record: np.ndarray
+    known: np.ndarray
+    reveals: np.ndarray
+    lack_n: np.ndarray
+    history: np.ndarray
+    plays_n: np.ndarray
+    challenges: np.ndarray
+    challenger: np.ndarray
+    offender: np.ndarray
+    guilty: np.ndarray
+    shown: np.ndarray
 
-    def rotated(self, st, R, d) -> None:
-        """After every hand passed one seat on in direction ``d``: each seat knows the hand it passed."""
-        if st is not self.st:
-            return
-        P = self.P
-        src = (np.arange(P)[None, :] - d[:, None]) % P  # seat p took the hand of p - d
-        self.lacks[R] = self.lacks[R[:, None], src]
-        self.drawn[R] = self.drawn[R[:, None], src]
-        self.held[R] = self.held[R[:, None], src]
-        self.lack_n[R] = self.lack_n[R[:, None], src]
-        known = self.known[R]
-        known = known[np.arange(R.size)[:, None, None], np.arange(P)[None, :, None], src[:, None, :]]
-        nxt = (np.arange(P)[None, :] + d[:, None]) % P  # (n, P): where each seat's hand went
-        cells = st.hands[R[:, None], nxt].reshape(R.size * P, -1)  # the hand each seat passed on
-        faces = self._faces(st, np.repeat(R, P), cells).reshape(R.size, P, -1)
-        ar = np.arange(R.size)[:, None]
-        known[ar, np.arange(P)[None, :], nxt] = faces
-        known[ar, np.arange(P)[None, :], np.arange(P)[None, :]] = 0
-        self.known[R] = known
-        self.reveals[R] += 1
+    ARRAYS = ("tally", "lacks", "drawn", "known", "reveals", "last_col", "last_prev", "last_flags", "last_at", "decl",
+              "decl_at", "held", "lack_n", "history", "plays_n", "challenges", "challenger", "offender", "guilty",
+              "shown")
 
-    def challenged(self, st, R, challenger, offender, guilty) -> None:
-        """A challenge: the offender's hand is shown to the challenger (rules §1.6), before any card moves."""
-        if st is not self.st:
-            return
-        hand = st.hands[R, offender]
-        self.known[R, challenger, offender] = self._faces(st, R, hand)
-        self.challenges[R] += 1
-        self.reveals[R] += 1
-        self.challenger[R] = challenger
-        self.offender[R] = offender
-        self.guilty[R] = guilty
-        self.shown[R] = hand
-        # an innocent verdict is public and proves the offender held no card of the colour before its wild
-        # draw card (rules §1.6): a lack, as if it had drawn on that colour
-        i = np.flatnonzero(~np.asarray(guilty, bool))
-        if i.size:
-            Ri, oi, c = R[i], np.asarray(offender)[i], st.prev_color[R[i]].astype(np.intp)
-            real = c < 8  # a colour, not "free" or "none"
-            self.lacks[Ri[real], oi[real]] |= np.left_shift(1, c[real]).astype(np.int16)
-            ok = c < self.C
-            self.lack_n[Ri[ok], oi[ok], c[ok]] = 0
+    def __post_init__(self) -> None:
+        self._seat_views()
 
-    def returned(self, st, R, seats, kinds) -> None:
-        """A guilty card taken back into its player's hand (``retract_and_draw_2``): everyone saw it."""
-        if st is not self.st:
-            return
-        face = self.KF[st.side[R].astype(np.intp), kinds] if self.two_sided else kinds
-        self.known[R, :, seats, face] += 1
-        self.known[R, seats, seats, face] = 0
-        self.reveals[R] += 1
+    @classmethod
+    def zeros(cls, batch: int, t: MemoryTables) -> Memory:
+        """An empty memory of ``batch`` games (nothing seen yet)."""
+        B, P, z = batch, t.P, np.zeros
+        mem = cls(tally=z((B, P, t.T), np.int16), seat_record=z((B, P, len(SEAT_FIELDS)), np.int32),
+                  known=z((B, P, P, t.F), np.int8), reveals=z(B, np.int32), lack_n=np.full((B, P, t.C), -1, np.int8),
+                  history=z((B, HISTORY), np.int32), plays_n=z(B, np.int32), challenges=z(B, np.int32),
+                  challenger=np.full(B, -1, np.int8), offender=np.full(B, -1, np.int8), guilty=z(B, bool),
+                  shown=z((B, t.K), np.int8))
+        mem.last_col[:] = mem.last_prev[:] = mem.decl[:] = -1
+        return mem
 
-    def flipped(self, st, R) -> None:
-        """UNO Flip: every card turns over; the faces the observers knew no longer show."""
-        if st is not self.st:
-            return
-        self.known[R] = 0
-        self.reveals[R] = 0
+    def _seat_views(self) -> None:
+        """``lacks``, ``drawn`` ... as views of ``seat_record``."""
+        for i, name in enumerate(SEAT_FIELDS):
+            setattr(self, name, self.seat_record[:, :, i])
 
-    # ------------------------------------------------------------------ one-game hooks (ScalarStepper)
-    def drew_one(self, st, seat: int, k: int) -> None:
-        if st is self.st:
-            self.drawn[0, seat] += k
-            self.held[0, seat] = 0
-            lack_n = self.lack_n[0, seat]
-            for c, n in enumerate(lack_n.tolist()):  # a few colours: item writes beat array calls
-                if n >= 0:
-                    lack_n[c] = min(n + k, LACK_CAP)
+    def __getstate__(self) -> dict:  # a copy (pickle, deepcopy) makes the views again, of its own record
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    def lacked_one(self, st, seat: int) -> None:
-        if st is self.st:
-            c = st.color.item(0)
-            self.lacks[0, seat] |= 1 << c
-            if c < self.C:
-                self.lack_n[0, seat, c] = 0
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._seat_views()
 
-    def played_one(self, st, seat: int, a: int) -> None:
-        if st is not self.st:
-            return
-        tally = self.tally[0, seat]
-        for t in self.ACTION_TALLY_COLS[a]:
-            tally[t] += 1
-        n, prev = self.plays_n.item(0), st.color.item(0)
-        record = self.seat_record[0, seat]  # SEAT_FIELDS, read and written in one call each
-        lacks, _, held, _, _, _, _, decl, decl_at = record.tolist()
-        d = self.ACTION_DECL_L[a]
-        record[:] = (0, 0, held | self.ACTION_COLBIT_L[a], self.ACTION_COLSLOT_L[a], prev,
-                     (lacks != 0) | ((self.NEW_COLOR_L[a] != prev) << 1), n + 1,
-                     decl if d < 0 else d, decl_at if d < 0 else n + 1)
-        if self.reveals.item(0):  # somebody may know this card
-            face = self.A_FACE_L[a]
-            col = self.known[0, :, seat, face]
-            if np.count_nonzero(col):  # a C call: a fraction of ``col.any()`` on a few seats
-                self.known[0, :, seat, face] = np.maximum(col - 1, 0)
-        self.history[0, n % HISTORY] = self.ACTION_CODE_L[a] | seat
-        self.plays_n[0] = n + 1
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Memory) and all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
+                                                 for f in fields(self))
 
-    def exchanged_one(self, st, a: int, b: int) -> None:
-        if st is self.st:
-            R = np.zeros(1, np.intp)
-            self.exchanged(st, R, np.array([a]), np.array([b]))
+    __hash__ = None  # mutable arrays
 
-    def rotated_one(self, st, d: int) -> None:
-        if st is self.st:
-            self.rotated(st, np.zeros(1, np.intp), np.array([d]))
+    def take(self, rows) -> Memory:
+        return Memory(**{f.name: getattr(self, f.name)[rows].copy() for f in fields(self)})
 
-    def flipped_one(self, st) -> None:
-        if st is self.st:
-            self.known[0] = 0
-            self.reveals[0] = 0
+    def put(self, rows, other: Memory) -> None:
+        for f in fields(self):
+            getattr(self, f.name)[rows] = getattr(other, f.name)
 
-    # ------------------------------------------------------------------ readers
+    def copy(self) -> Memory:
+        return Memory(**{f.name: getattr(self, f.name).copy() for f in fields(self)})
+
+    @property
+    def nbytes(self) -> int:
+        return sum(getattr(self, f.name).nbytes for f in fields(self))
+
+
+# ------------------------------------------------------------------ batched hooks (Engine)
+def reset(e, st, R) -> None:
+    """A deal or a loaded position: a new round starts with nothing remembered."""
+    mem = st.memory
+    for name in ("tally", "lacks", "drawn", "known", "reveals", "last_flags", "last_at", "decl_at", "held",
+                 "history", "plays_n"):
+        getattr(mem, name)[R] = 0
+    for name in ("last_col", "last_prev", "decl", "lack_n"):
+        getattr(mem, name)[R] = -1
+
+
+def drew(e, st, R, seats, counts) -> None:
+    """Seats took ``counts`` cards from the draw pile (a draw, a penalty, a catch)."""
+    mem = st.memory
+    mem.drawn[R, seats] += np.asarray(counts, np.int16)
+    mem.held[R, seats] = 0
+    ln = mem.lack_n[R, seats]  # (n, C)
+    more = np.broadcast_to(counts, R.shape)[:, None]
+    mem.lack_n[R, seats] = np.where(ln >= 0, np.minimum(ln + more, LACK_CAP), -1)
+
+
+def lacked(e, st, R, seats) -> None:
+    """Seats drew, or passed, in their turn on the active colour (they could or would not match it)."""
+    mem = st.memory
+    mem.lacks[R, seats] |= np.left_shift(1, st.color[R].astype(np.int16)).astype(np.int16)
+    c = st.color[R].astype(np.intp)
+    ok = c < tables(e).C
+    mem.lack_n[R[ok], seats[ok], c[ok]] = 0
+
+
+def chain_drew(e, st, R, seats, counts) -> None:
+    """A chain of forced draws: seat ``seats[i, j]`` drew one card on the active colour, ``j < counts[i]``
+    (a seat may come round twice)."""
+    mem, t = st.memory, tables(e)
+    P = t.P
+    on = np.arange(seats.shape[1])[None, :] < counts[:, None]
+    cell = ((R * P)[:, None] + seats)[on]
+    game, seat = np.broadcast_to(R[:, None], on.shape)[on], seats[on]
+    np.add.at(mem.drawn, (game, seat), 1)
+    mem.held[game, seat] = 0
+    ln = mem.lack_n.reshape(P * mem.lack_n.shape[0], -1)  # (game * seat, C)
+    seen = np.zeros(ln.shape[0], np.int16)
+    np.add.at(seen, cell, 1)  # cards each (game, seat) drew in this chain
+    hit = np.flatnonzero(seen)
+    ln[hit] = np.where(ln[hit] >= 0, np.minimum(ln[hit] + seen[hit, None], LACK_CAP), -1)
+    c = np.broadcast_to(st.color[R].astype(np.intp)[:, None], on.shape)[on]
+    ok = c < t.C
+    ln[cell[ok], c[ok]] = 0  # it drew on that colour: the lack is fresh
+    bit = np.left_shift(1, st.color[R].astype(np.int16)).astype(np.int16)
+    mem.lacks[game, seat] |= np.broadcast_to(bit[:, None], on.shape)[on]
+
+
+def played(e, st, R, seats, kinds, actions) -> None:
+    """Seats played ``kinds`` by ``actions`` (before the card's effect)."""
+    mem, t = st.memory, tables(e)
+    mem.tally[R, seats] += t.ACTION_TALLY[actions]
+    n = mem.plays_n[R]
+    prev = st.color[R]
+    mem.last_col[R, seats] = t.ACTION_COLSLOT[actions]
+    mem.last_prev[R, seats] = prev
+    mem.last_flags[R, seats] = ((mem.lacks[R, seats] != 0).astype(np.int8)
+                                | ((t.A_NEW_COLOR[actions] != prev).astype(np.int8) << 1))
+    mem.last_at[R, seats] = n + 1
+    d = t.ACTION_DECL[actions]
+    has = d >= 0
+    mem.decl[R[has], seats[has]] = d[has]
+    mem.decl_at[R[has], seats[has]] = n[has] + 1
+    mem.held[R, seats] |= t.ACTION_COLBIT[actions]
+    mem.lacks[R, seats] = 0
+    mem.drawn[R, seats] = 0
+    face = t.A_FACE[actions]
+    k = mem.known[R, :, seats, face]  # (n, P): every observer's known copies of that face
+    mem.known[R, :, seats, face] = np.maximum(k - 1, 0)
+    mem.history[R, n % HISTORY] = t.ACTION_CODE[actions] | seats
+    mem.plays_n[R] = n + 1
+
+
+def chose(e, st, R, seats, actions) -> None:
+    """Seats declared a colour (a wild first card, a wild revealed by a flip)."""
+    mem, t = st.memory, tables(e)
+    mem.tally[R, seats] += t.ACTION_TALLY[actions]
+    d = t.ACTION_DECL[actions]
+    has = d >= 0
+    mem.decl[R[has], seats[has]] = d[has]
+    mem.decl_at[R[has], seats[has]] = mem.plays_n[R[has]]
+
+
+def exchanged(e, st, R, a, b) -> None:
+    """After seats ``a`` and ``b`` swapped hands: each knows the hand it gave; what the others knew,
+    and the evidence about each hand, moves with it."""
+    mem, t = st.memory, tables(e)
+    for arr in (mem.lacks, mem.drawn, mem.held, mem.lack_n):
+        arr[R, a], arr[R, b] = arr[R, b], arr[R, a].copy()
+    ka = mem.known[R, :, a].copy()
+    mem.known[R, :, a] = mem.known[R, :, b]
+    mem.known[R, :, b] = ka
+    mem.known[R, a, b] = t.faces(st, R, st.hands[R, b])
+    mem.known[R, b, a] = t.faces(st, R, st.hands[R, a])
+    mem.known[R, a, a] = 0
+    mem.known[R, b, b] = 0
+    mem.reveals[R] += 1
+
+
+def rotated(e, st, R, d) -> None:
+    """After every hand passed one seat on in direction ``d``: each seat knows the hand it passed."""
+    mem, t = st.memory, tables(e)
+    P = t.P
+    src = (np.arange(P)[None, :] - d[:, None]) % P  # seat p took the hand of p - d
+    mem.lacks[R] = mem.lacks[R[:, None], src]
+    mem.drawn[R] = mem.drawn[R[:, None], src]
+    mem.held[R] = mem.held[R[:, None], src]
+    mem.lack_n[R] = mem.lack_n[R[:, None], src]
+    known = mem.known[R]
+    known = known[np.arange(R.size)[:, None, None], np.arange(P)[None, :, None], src[:, None, :]]
+    nxt = (np.arange(P)[None, :] + d[:, None]) % P  # (n, P): where each seat's hand went
+    cells = st.hands[R[:, None], nxt].reshape(R.size * P, -1)  # the hand each seat passed on
+    faces = t.faces(st, np.repeat(R, P), cells).reshape(R.size, P, -1)
+    ar = np.arange(R.size)[:, None]
+    known[ar, np.arange(P)[None, :], nxt] = faces
+    known[ar, np.arange(P)[None, :], np.arange(P)[None, :]] = 0
+    mem.known[R] = known
+    mem.reveals[R] += 1
+
+
+def challenged(e, st, R, challenger, offender, guilty) -> None:
+    """A challenge: the offender's hand is shown to the challenger (rules §1.6), before any card moves."""
+    mem, t = st.memory, tables(e)
+    hand = st.hands[R, offender]
+    mem.known[R, challenger, offender] = t.faces(st, R, hand)
+    mem.challenges[R] += 1
+    mem.reveals[R] += 1
+    mem.challenger[R] = challenger
+    mem.offender[R] = offender
+    mem.guilty[R] = guilty
+    mem.shown[R] = hand
+    # an innocent verdict is public and proves the offender held no card of the colour before its wild
+    # draw card (rules §1.6): a lack, as if it had drawn on that colour
+    i = np.flatnonzero(~np.asarray(guilty, bool))
+    if i.size:
+        Ri, oi, c = R[i], np.asarray(offender)[i], st.prev_color[R[i]].astype(np.intp)
+        real = c < 8  # a colour, not "free" or "none"
+        mem.lacks[Ri[real], oi[real]] |= np.left_shift(1, c[real]).astype(np.int16)
+        ok = c < t.C
+        mem.lack_n[Ri[ok], oi[ok], c[ok]] = 0
+
+
+def returned(e, st, R, seats, kinds) -> None:
+    """A guilty card taken back into its player's hand (``retract_and_draw_2``): everyone saw it."""
+    mem, t = st.memory, tables(e)
+    face = t.KF[st.side[R].astype(np.intp), kinds] if t.two_sided else kinds
+    mem.known[R, :, seats, face] += 1
+    mem.known[R, seats, seats, face] = 0
+    mem.reveals[R] += 1
+
+
+def flipped(e, st, R) -> None:
+    """UNO Flip: every card turns over; the faces the observers knew no longer show."""
+    mem = st.memory
+    mem.known[R] = 0
+    mem.reveals[R] = 0
+
+
+# ------------------------------------------------------------------ one-game hooks (ScalarStepper)
+def drew_one(e, st, seat: int, k: int) -> None:
+    mem = st.memory
+    mem.drawn[0, seat] += k
+    mem.held[0, seat] = 0
+    lack_n = mem.lack_n[0, seat]
+    for c, n in enumerate(lack_n.tolist()):  # a few colours: item writes beat array calls
+        if n >= 0:
+            lack_n[c] = min(n + k, LACK_CAP)
+
+
+def lacked_one(e, st, seat: int) -> None:
+    mem = st.memory
+    c = st.color.item(0)
+    mem.lacks[0, seat] |= 1 << c
+    if c < tables(e).C:
+        mem.lack_n[0, seat, c] = 0
+
+
+def played_one(e, st, seat: int, a: int) -> None:
+    mem, t = st.memory, tables(e)
+    tally = mem.tally[0, seat]
+    for c in t.ACTION_TALLY_COLS[a]:
+        tally[c] += 1
+    n, prev = mem.plays_n.item(0), st.color.item(0)
+    record = mem.seat_record[0, seat]  # SEAT_FIELDS, read and written in one call each
+    lacks, _, held, _, _, _, _, decl, decl_at = record.tolist()
+    d = t.ACTION_DECL_L[a]
+    record[:] = (0, 0, held | t.ACTION_COLBIT_L[a], t.ACTION_COLSLOT_L[a], prev,
+                 (lacks != 0) | ((t.NEW_COLOR_L[a] != prev) << 1), n + 1,
+                 decl if d < 0 else d, decl_at if d < 0 else n + 1)
+    if mem.reveals.item(0):  # somebody may know this card
+        face = t.A_FACE_L[a]
+        col = mem.known[0, :, seat, face]
+        if np.count_nonzero(col):  # a C call: a fraction of ``col.any()`` on a few seats
+            mem.known[0, :, seat, face] = np.maximum(col - 1, 0)
+    mem.history[0, n % HISTORY] = t.ACTION_CODE_L[a] | seat
+    mem.plays_n[0] = n + 1
+
+
+def exchanged_one(e, st, a: int, b: int) -> None:
+    exchanged(e, st, np.zeros(1, np.intp), np.array([a]), np.array([b]))
+
+
+def rotated_one(e, st, d: int) -> None:
+    rotated(e, st, np.zeros(1, np.intp), np.array([d]))
+
+
+def flipped_one(e, st) -> None:
+    mem = st.memory
+    mem.known[0] = 0
+    mem.reveals[0] = 0
+
+
+# ------------------------------------------------------------------ readers
+class MemoryView:
+    """The memory of a game's state with the readers agents and tables use (``VecGame.memory``): its
+    arrays by name (``view.known``, ``view.plays_n``), always those of the state's current ``memory``,
+    and ``plays``, ``last_challenge``, which need the configuration's deck."""
+
+    def __init__(self, engine, state):
+        self.engine, self.state = engine, state
+
+    def __getattr__(self, name: str):
+        if name in ("engine", "state"):  # not set yet (a copy being rebuilt)
+            raise AttributeError(name)
+        return getattr(self.state.memory, name)
+
+    def nbytes_per_game(self) -> float:
+        return self.state.memory.nbytes / self.state.batch_size
+
     def plays(self, row: int) -> list[tuple[int, int, int]]:
         """The remembered plays of game ``row``, oldest first: (seat, face, declared colour or -1)."""
-        n = int(self.plays_n[row])
-        out = []
-        for i in range(max(n - HISTORY, 0), n):
-            code = int(self.history[row, i % HISTORY])
-            out.append((code & 0xF, (code >> _SEAT_BITS) & 0xFF, (code >> (_SEAT_BITS + _FACE_BITS)) - 1))
-        return out
+        return remembered_plays(self.state.memory, row)
 
     def last_challenge(self, row: int = 0) -> dict | None:
         """The last challenge of game ``row``, as its challenger saw it (rules §1.6: the hand is shown to the
         challenger only; give it to nobody else): ``{"challenger", "offender", "hand", "guilty"}``, the
         hand as card names in the notation (docs/notation.md), or None before any challenge."""
-        if not self.challenges[row]:
+        mem = self.state.memory
+        if not mem.challenges[row]:
             return None
-        deck = self.e.deck
-        kinds = np.repeat(np.arange(self.e.K), np.maximum(self.shown[row], 0))
-        return {"challenger": int(self.challenger[row]), "offender": int(self.offender[row]),
-                "hand": [deck.kind_name(int(k)) for k in kinds], "guilty": bool(self.guilty[row])}
+        deck = self.engine.deck
+        kinds = np.repeat(np.arange(self.engine.K), np.maximum(mem.shown[row], 0))
+        return {"challenger": int(mem.challenger[row]), "offender": int(mem.offender[row]),
+                "hand": [deck.kind_name(int(k)) for k in kinds], "guilty": bool(mem.guilty[row])}
 
 
-def enable(engine, state) -> Memory:
-    """Attach a ``Memory`` of ``state`` to ``engine`` (its hooks start recording at the next deal or
-    loaded position; the current round starts with nothing remembered)."""
-    mem = engine.memory
-    if mem is None or mem.st is not state:
-        mem = engine.memory = Memory(engine, state)
-    return mem
+def remembered_plays(mem: Memory, row: int) -> list[tuple[int, int, int]]:
+    """The remembered plays of game ``row``, oldest first: (seat, face, declared colour or -1)."""
+    n = int(mem.plays_n[row])
+    out = []
+    for i in range(max(n - HISTORY, 0), n):
+        code = int(mem.history[row, i % HISTORY])
+        out.append((code & 0xF, (code >> _SEAT_BITS) & 0xFF, (code >> (_SEAT_BITS + _FACE_BITS)) - 1))
+    return out
 
+
+def play_code(seat: int, face: int, declared: int) -> int:
+    """A history entry: ``remembered_plays``' inverse."""
+    return seat | face << _SEAT_BITS | (declared + 1) << (_SEAT_BITS + _FACE_BITS)
+
+
+def enable(engine, state) -> MemoryView:
+    """Give ``state`` an empty memory if it has none (its hooks record from the next move; a state made with
+    ``Engine.new_state(memory=True)`` has one from the start)."""
+    if state.memory is None:
+        state.memory = Memory.zeros(state.batch_size, tables(engine))
+    return MemoryView(engine, state)
 
 
 def challenged_hand(engine, st, row: int, action: int) -> dict | None:
@@ -444,4 +524,4 @@ def challenged_hand(engine, st, row: int, action: int) -> dict | None:
             "guilty": bool(st.guilty[row])}
 
 
-__all__ = ["HISTORY", "Memory", "SEAT_FIELDS", "challenged_hand", "enable"]
+__all__ = ["HISTORY", "Memory", "MemoryTables", "MemoryView", "SEAT_FIELDS", "challenged_hand", "enable", "tables"]

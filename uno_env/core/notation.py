@@ -39,6 +39,10 @@ rng_counter           draws made from the game's random stream since ``seed`` (a
 winner, round_points  the finished round (phase ``over``)
 game_over             the game is over (phase ``over``)
 truncated             the round was stopped by ``max_turns_per_round`` (phase ``over``)
+played, lacks, ...    the table's memory (a game with observation v3): ``played``, ``lacks``,
+                      ``drew_since_play``, ``colors_since_draw``, ``last_play``, ``last_declared``,
+                      ``lack_ages``, ``known``, ``plays``, ``recent_plays``, ``last_challenge``
+                      (docs/notation.md, "The table's memory"; default: nothing seen)
 legal                 read-only: the legal actions of the seat to move
 round_over            read-only: the round is over
 ====================  ===================================================================================
@@ -54,8 +58,8 @@ from typing import Any
 
 import numpy as np
 
-from . import chance, legal
-from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SKIP, SWAP_IN_TURN
+from . import chance, legal, memory
+from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SKIP, SWAP_IN_TURN, symbol_name
 from .config import PRESETS, RuleConfig, make_rules
 from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, NOT_ASKED, OVER, PENDING, PHASE_NAMES, TURN
 
@@ -65,10 +69,12 @@ STATE_KEYS = {"phase", "turn", "resume", "played_by", "pending_draw", "pending_u
               "challengeable", "bluff", "prev_color", "prev_prev_color", "prev_pending", "drawn", "declared",
               "uno_vulnerable", "drew_on", "jump_in_order", "first_play", "passes", "turns", "rounds",
               "rng_counter", "winner", "round_points", "game_over", "truncated"}
+MEMORY_KEYS = {"played", "lacks", "drew_since_play", "colors_since_draw", "last_play", "last_declared", "lack_ages",
+               "known", "plays", "recent_plays", "last_challenge"}  # the table's memory (core.memory)
 READ_ONLY_KEYS = {"legal", "round_over"}
 DEAL_KEYS = {"rules", "options", "players", "seed", "draw_pile", "unlisted", "dealer", "scores", "deal",
              "rng_counter", "rounds"}  # what a position with "deal": true may give; the deal sets the rest
-ALL_KEYS = SETUP_KEYS | STATE_KEYS | READ_ONLY_KEYS
+ALL_KEYS = SETUP_KEYS | STATE_KEYS | MEMORY_KEYS | READ_ONLY_KEYS
 
 
 class PositionError(ValueError):
@@ -86,7 +92,7 @@ def config_of(setup: Any) -> tuple[RuleConfig, int]:
     unknown = sorted(set(setup) - ALL_KEYS)
     if unknown:
         _fail(f"unknown key(s) {', '.join(map(repr, unknown))} in the position; keys are: "
-              f"{', '.join(sorted(SETUP_KEYS | STATE_KEYS))}")
+              f"{', '.join(sorted(SETUP_KEYS | STATE_KEYS | MEMORY_KEYS))}")
     if "rules" not in setup:
         _fail("the position has no 'rules' (a preset name such as 'standard_en')")
     if "players" not in setup:
@@ -229,8 +235,10 @@ def load_position(engine, st, row: int, setup: dict) -> None:
     st.winner[row] = -1
     st.round_points[row] = 0
     st.truncated[row] = False
-    if engine.memory is not None:  # memory hook: a position starts with nothing remembered
-        engine.memory.reset(st, np.array([row]))
+    if st.memory is not None:  # memory hook: a position starts with what its memory keys say (default: nothing)
+        memory.reset(engine, st, np.array([row]))
+        if not deal:
+            _load_memory(engine, st, row, setup, side)
     if deal:
         engine.deal_from_pile(st, np.array([row]))
         if "rng_counter" in setup:
@@ -498,7 +506,161 @@ def snapshot(engine, st, row: int) -> dict:
     })
     if over:
         out["truncated"] = bool(st.truncated[row])
+    if st.memory is not None:
+        out.update(_memory_snapshot(engine, st, row))
     return out
+
+
+# ---------------------------------------------------------------------------- the table's memory (core.memory)
+def _tally_names(t) -> list[tuple[str, str]]:
+    """(group, name) of each tally column of ``MemoryTables`` ``t``: the colours played (letters, "wild"), the
+    kinds played ("number", symbol names), the colours declared."""
+    letters = [COLOR_LETTERS[c] for c in t.colors]
+    return ([("colors", x) for x in letters] + [("colors", "wild"), ("kinds", "number")]
+            + [("kinds", symbol_name(x)) for x in t.symbols] + [("declared", x) for x in letters])
+
+
+def _memory_snapshot(engine, st, row: int) -> dict:
+    """The memory keys of game ``row`` (docs/notation.md): what the table has seen, so that a position rebuilt
+    from them gives every seat the same v3 observation."""
+    mem, t, deck, P = st.memory, memory.tables(engine), engine.deck, engine.P
+    names = _tally_names(t)
+    played = []
+    for p in range(P):
+        seat: dict[str, dict[str, int]] = {}
+        for (group, name), n in zip(names, mem.tally[row, p].tolist()):
+            if n:
+                seat.setdefault(group, {})[name] = n
+        played.append(seat)
+    lacks, since_draw, last_play, last_declared, lack_ages = [], [], [], [], []
+    for p in range(P):
+        lk, _, held, last_col, last_prev, flags, last_at, decl, decl_at = mem.seat_record[row, p].tolist()
+        lacks.append([color_text(c) for c in range(NUM_COLOR_STATES) if lk >> c & 1])
+        since_draw.append([COLOR_LETTERS[c] for c in t.colors if held >> c & 1])
+        last_play.append(None if last_col < 0 else {
+            "color": "wild" if last_col == t.C else COLOR_LETTERS[last_col], "before": color_text(last_prev),
+            "after_lack": bool(flags & 1), "changed_color": bool(flags & 2), "at": last_at})
+        last_declared.append(None if decl < 0 else {"color": COLOR_LETTERS[decl], "at": decl_at})
+        lack_ages.append({COLOR_LETTERS[c]: n for c, n in zip(t.colors, mem.lack_n[row, p].tolist()) if n >= 0})
+    faces = deck.faces
+    known = [{"by": o, "of": p, "cards": " ".join(faces[f].name for f in np.repeat(np.arange(t.F), k))}
+             for o in range(P) for p in range(P) if (k := mem.known[row, o, p]).any()]
+    recent = []
+    for seat, face, color in memory.remembered_plays(mem, row):
+        play: dict[str, Any] = {"seat": seat, "card": faces[face].name}
+        if color >= 0:
+            play["color"] = COLOR_LETTERS[color]
+        if faces[face].side:
+            play["side"] = "dark"
+        recent.append(play)
+    challenge = None
+    if mem.challenges[row]:
+        challenge = {"challenger": int(mem.challenger[row]), "offender": int(mem.offender[row]),
+                     "hand": _cards(deck, np.maximum(mem.shown[row], 0)), "guilty": bool(mem.guilty[row]),
+                     "count": int(mem.challenges[row])}
+    return {"played": played, "lacks": lacks, "drew_since_play": [int(x) for x in mem.drawn[row]],
+            "colors_since_draw": since_draw, "last_play": last_play, "last_declared": last_declared,
+            "lack_ages": lack_ages, "known": known, "plays": int(mem.plays_n[row]), "recent_plays": recent,
+            "last_challenge": challenge}
+
+
+def _per_seat(setup: dict, key: str, P: int, kind: type) -> list:
+    v = setup.get(key)
+    if v is None:
+        return [None] * P
+    if not isinstance(v, list) or len(v) != P or not all(x is None or isinstance(x, kind) for x in v):
+        _fail(f"'{key}' must list one {kind.__name__} (or null) per seat ({P} seats), got {v!r}")
+    return v
+
+
+def _letter(text: Any, key: str, t) -> int:
+    """A colour slot of the memory (a deck colour, either side of UNO Flip)."""
+    letters = [COLOR_LETTERS[c] for c in t.colors]
+    if text not in letters:
+        _fail(f"'{key}' must name one of the colours {', '.join(letters)}, got {text!r}")
+    return COLOR_LETTERS.index(text)
+
+
+def _count(v: Any, key: str, hi: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
+        _fail(f"'{key}' must hold integers from 0 to {hi}, got {v!r}")
+    return v
+
+
+def _load_memory(engine, st, row: int, setup: dict, side: int) -> None:
+    """Write the memory keys of ``setup`` into row ``row`` of ``st.memory`` (reset: every key defaults to
+    nothing seen)."""
+    mem, t, deck, P = st.memory, memory.tables(engine), engine.deck, engine.P
+    two = deck.two_sided
+    column = {name: i for i, name in enumerate(_tally_names(t))}
+    for p, seat in enumerate(_per_seat(setup, "played", P, dict)):
+        for group, counts in (seat or {}).items():
+            if not isinstance(counts, dict):
+                _fail(f"'played' of seat {p}: {group!r} must map names to counts, got {counts!r}")
+            for name, n in counts.items():
+                if (group, name) not in column:
+                    _fail(f"'played' of seat {p}: no tally {group}/{name!r}; tallies are "
+                          f"{', '.join(g + '/' + x for g, x in column)}")
+                mem.tally[row, p, column[group, name]] = _count(n, "played", 30000)
+    for p, colors in enumerate(_per_seat(setup, "lacks", P, list)):
+        mem.lacks[row, p] = sum(1 << _color(c, "lacks", side, two, True) for c in set(colors or []))
+    for p, n in enumerate(_per_seat(setup, "drew_since_play", P, int)):
+        mem.drawn[row, p] = _count(n or 0, "drew_since_play", engine.N)
+    for p, colors in enumerate(_per_seat(setup, "colors_since_draw", P, list)):
+        mem.held[row, p] = sum(1 << _letter(c, "colors_since_draw", t) for c in set(colors or []))
+    plays = _int(setup, "plays", 0)
+    mem.plays_n[row] = plays
+    for p, last in enumerate(_per_seat(setup, "last_play", P, dict)):
+        if last is not None:
+            color = last.get("color")
+            mem.last_col[row, p] = t.C if color == "wild" else _letter(color, "last_play", t)
+            mem.last_prev[row, p] = _color(last.get("before"), "last_play", side, two, True)
+            mem.last_flags[row, p] = _bool(last, "after_lack", False) | _bool(last, "changed_color", False) << 1
+            mem.last_at[row, p] = _int(last, "at", plays, 0, plays)
+    for p, last in enumerate(_per_seat(setup, "last_declared", P, dict)):
+        if last is not None:
+            mem.decl[row, p] = _letter(last.get("color"), "last_declared", t)
+            mem.decl_at[row, p] = _int(last, "at", plays, 0, plays)
+    for p, ages in enumerate(_per_seat(setup, "lack_ages", P, dict)):
+        for c, n in (ages or {}).items():
+            mem.lack_n[row, p, _letter(c, "lack_ages", t)] = _count(n, "lack_ages", memory.LACK_CAP)
+    known = setup.get("known", [])
+    if not isinstance(known, list) or not all(isinstance(x, dict) for x in known):
+        _fail(f"'known' must list objects {{\"by\": seat, \"of\": seat, \"cards\": faces}}, got {known!r}")
+    for entry in known:
+        o, p = _seat(entry, "by", P), _seat(entry, "of", P)
+        cards = entry.get("cards", "")
+        try:
+            faces = [deck.face_id(x, side) for x in cards.split()] if isinstance(cards, str) else None
+        except ValueError as err:
+            _fail(f"'known' cards {cards!r}: {err}")
+        if faces is None:
+            _fail(f"'known' cards must be a string of faces on the side in play, got {cards!r}")
+        mem.known[row, o, p] = np.bincount(np.array(faces, np.int64), minlength=t.F)
+    mem.reveals[row] = int(mem.known[row].any())
+    recent = setup.get("recent_plays", [])
+    if not isinstance(recent, list) or len(recent) > min(plays, memory.HISTORY) or \
+            not all(isinstance(x, dict) for x in recent):
+        _fail(f"'recent_plays' must list at most min(plays, {memory.HISTORY}) plays, oldest first, each "
+              f"{{\"seat\", \"card\", \"color\" (a wild's), \"side\" (\"dark\")}}; got {recent!r}")
+    for i, play in enumerate(recent):
+        at = plays - len(recent) + i
+        try:
+            face = deck.face_id(play.get("card"), 1 if play.get("side") == "dark" else 0)
+        except ValueError as err:
+            _fail(f"'recent_plays' card {play.get('card')!r}: {err}")
+        color = _letter(play["color"], "recent_plays", t) if play.get("color") is not None else -1
+        mem.history[row, at % memory.HISTORY] = memory.play_code(_seat(play, "seat", P), face, color)
+    challenge = setup.get("last_challenge")
+    mem.challenges[row], mem.challenger[row], mem.offender[row], mem.guilty[row], mem.shown[row] = 0, -1, -1, False, 0
+    if challenge is not None:
+        if not isinstance(challenge, dict):
+            _fail(f"'last_challenge' must be an object or null, got {challenge!r}")
+        mem.challenges[row] = _int(challenge, "count", 1, 1)
+        mem.challenger[row] = _seat(challenge, "challenger", P)
+        mem.offender[row] = _seat(challenge, "offender", P)
+        mem.guilty[row] = _bool(challenge, "guilty", False)
+        mem.shown[row] = np.bincount(np.array(deck.parse_cards(challenge.get("hand", "")), np.int64), minlength=t.K)
 
 
 def top_text(engine, st, row: int) -> str:

@@ -198,7 +198,7 @@ class Slot:
 
 class Observer:
     """Encodes observations for an ``Engine`` in layout ``version`` (``v2`` or ``v3``); ``spec`` lists the
-    slices in order.  v3 reads the engine's ``memory`` (``core.memory``; ``VecGame(observation="v3")``
+    slices in order.  v3 reads the state's ``memory`` (``core.memory``; ``VecGame(observation="v3")``
     turns it on)."""
 
     def __init__(self, engine, version: str = "v2"):
@@ -398,12 +398,12 @@ class Observer:
         return o
 
     def memory(self, st: State):
-        """The engine's ``Memory`` of ``st`` (v3 reads it), or a clear error."""
-        mem = self.e.memory
-        if mem is None or mem.st is not st:
+        """The table's memory of ``st`` (``State.memory``; v3 reads it), or a clear error."""
+        mem = st.memory
+        if mem is None:
             raise ValueError("observation v3 reads the table's memory of this state, which is off: make the game "
-                             "with VecGame(..., observation='v3') (or core.memory.enable(engine, state) before "
-                             "the deal)")
+                             "with VecGame(..., observation='v3') (or Engine.new_state(..., memory=True), or "
+                             "core.memory.enable(engine, state) before the deal)")
         return mem
 
     def _memory_one_tables(self) -> None:
@@ -428,8 +428,8 @@ class Observer:
         one gather and one table look-up each, the others by item writes of what is not 0, the positions
         of the one-hots added to ``ones`` (looked up in ``_memory_one_tables``'s tables).  ``seen``: the
         copies of each face in the observer's hand and the discard pile."""
-        mem, P, F, S = self.e.memory, self.e.P, self.e.F, self.starts
-        if mem is None or mem.st is not st:
+        mem, P, F, S = st.memory, self.e.P, self.e.F, self.starts
+        if mem is None:
             mem = self.memory(st)  # the error
         at = S["played"]
         self._tally_value.take(mem.tally.take(self._tally_cells[seat]), None, o[at:at + P * self.T], "clip")

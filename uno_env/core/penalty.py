@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import jump_in, legal, piles, scoring, uno_call
+from . import jump_in, legal, memory, piles, scoring, uno_call
 from .rows import flat, goto, next_seat
 from .state import DRAWN, TURN, State
 
@@ -70,8 +70,8 @@ def act_challenge(e, st: State, R, a) -> None:
     victim = st.actor[R].astype(np.intp)
     off = st.origin[R].astype(np.intp)
     g = st.guilty[R]
-    if e.memory is not None:  # memory hook: the hand is shown to the challenger
-        e.memory.challenged(st, R, victim, off, g)
+    if st.memory is not None:  # memory hook: the hand is shown to the challenger
+        memory.challenged(e, st, R, victim, off, g)
     st.challengeable[R] = False  # settled: a reshuffle now keeps only the top card (E26)
     uno_call.close_windows(e, st, R, victim, discard=False)
     gi = flat(g)
@@ -82,8 +82,8 @@ def act_challenge(e, st: State, R, a) -> None:
             st.disc_n[Rg] -= 1
             st.pile_counts[Rg, top] -= 1
             piles.add_to_hands(e, st, Rg, og, top[:, None], None)
-            if e.memory is not None:  # memory hook: the card goes back in front of everyone
-                e.memory.returned(st, Rg, og, top)
+            if st.memory is not None:  # memory hook: the card goes back in front of everyone
+                memory.returned(e, st, Rg, og, top)
             st.color[Rg] = st.prev_color[Rg]
             st.prev_color[Rg] = st.prev_prev_color[Rg]  # the colour before the card now on top
             st.vulnerable[Rg, og] = False

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import chance
+from . import chance, memory
 from .rows import flat
 from .state import State
 
@@ -99,8 +99,8 @@ def draw_from_pile(e, st: State, R, seats, counts) -> tuple[np.ndarray, np.ndarr
 def draw_top(e, st: State, R, seats, k) -> np.ndarray:
     """Seat ``seats[i]`` takes the top ``k[i]`` cards of row ``R[i]``'s draw pile (it holds that many);
     returns the kind of the last one (-1: none)."""
-    if e.memory is not None:  # memory hook: cards enter hands
-        e.memory.drew(st, R, seats, k)
+    if st.memory is not None:  # memory hook: cards enter hands
+        memory.drew(e, st, R, seats, k)
     last = np.full(len(R), -1, np.intp)
     m = int(k.max()) if k.size else 0
     if m == 0:
@@ -257,8 +257,8 @@ def draw_top_one(s, st: State, seat: int, k: int) -> None:
         hand[card] += 1
         held |= s.bit[card]
     s.set_held(st, seat, held)
-    if s.e.memory is not None:  # memory hook: cards enter a hand
-        s.e.memory.drew_one(st, seat, k)
+    if st.memory is not None:  # memory hook: cards enter a hand
+        memory.drew_one(s.e, st, seat, k)
     st.hand_n[0, seat] += k
     st.draw_n[0] = dn - k
     if k:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import chance, deflect, exchange, flip, jump_in, penalty, piles, scoring, uno_call
+from . import chance, deflect, exchange, flip, jump_in, memory, penalty, piles, scoring, uno_call
 from .cards import FLIP, REVERSE, SKIP, SKIP_EVERYONE, WILD_DRAW_COLOR
 from .rows import flat
 from .state import CHOOSE_COLOR, DRAWN, JUMP, PENDING, TURN, State
@@ -46,8 +46,8 @@ def act_play(e, st: State, R, a) -> None:
     st.passes[R] = 0
     st.origin[R] = actor
     st.drew_on.reshape(-1)[fs] = -1
-    if e.memory is not None:  # memory hook: a card played (before its effect)
-        e.memory.played(st, R, actor, kind, a)
+    if st.memory is not None:  # memory hook: a card played (before its effect)
+        memory.played(e, st, R, actor, kind, a)
     st.color[R] = e.A_NEW_COLOR[a]
     # E27: an out-of-turn jump-in is a discard but not the next player beginning a turn
     uno_call.close_windows(e, st, R, actor, discard=True, in_turn=st.phase[R] != JUMP)
@@ -170,8 +170,8 @@ def act_play_one(s, st: State, a: int, actor: int) -> None:
     st.passes[0] = 0
     st.origin[0] = actor
     st.drew_on[0, actor] = -1
-    if s.e.memory is not None:  # memory hook: a card played (before its effect)
-        s.e.memory.played_one(st, actor, a)
+    if st.memory is not None:  # memory hook: a card played (before its effect)
+        memory.played_one(s.e, st, actor, a)
     st.color[0] = s.new_color[a]
     # E27: an out-of-turn jump-in is a discard but not the next player beginning a turn
     if st.phase.item(0) != JUMP or s.e.window_discard_only:

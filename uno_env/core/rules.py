@@ -39,6 +39,8 @@ from . import (
     uno_call,
 )
 from .actions import ACCEPT, CATCH, CHALLENGE, CHOOSE, DRAW, KEEP, PASS, PLAY, UNO
+from .memory import Memory, MemoryTables
+from .memory import tables as memory_tables
 from .rows import all_rows, flat, sel
 from .scoring import StepResult
 from .state import JUMP, OVER, State
@@ -84,7 +86,14 @@ class Engine:
         self.log: list | None = None  # when a list: (row, seat, action) of every action applied
         self.pass_log: list | None = None  # when a list: (pass, rows, perf_counter()) as each settle pass starts
         self.draw_queue: list | None = None  # inside ``apply``: the draws waiting (``piles.draw_cards``)
-        self.memory = None  # core.memory.Memory: what the table has seen (observation v3), when asked for
+        # the look-up tables of the table's memory hooks (``core.memory``), built when a state keeps a memory
+        self.memory_tables: MemoryTables | None = None
+
+    @property
+    def memory(self) -> MemoryTables | None:
+        """The memory's tables once a state of this engine keeps the table's memory (observation v3), else
+        None: whether this engine's games remember.  The memory itself is ``State.memory``."""
+        return self.memory_tables
 
     # ================================================================== bitmasks and state
     def pack(self, flags: np.ndarray) -> np.ndarray:
@@ -104,10 +113,14 @@ class Engine:
         else:
             st.held[R, seats] = self.pack(st.hands[R, seats] > 0)
 
-    def new_state(self, batch_size: int) -> State:
+    def new_state(self, batch_size: int, memory: bool = False) -> State:
+        """An empty state of ``batch_size`` games; ``memory``: with the table's memory (observation v3)."""
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
             raise ValueError(f"batch_size={batch_size!r} is not allowed; it must be a positive integer")
-        return State.zeros(int(batch_size), self.P, self.K, self.N, self.A)
+        st = State.zeros(int(batch_size), self.P, self.K, self.N, self.A)
+        if memory:
+            st.memory = Memory.zeros(st.batch_size, memory_tables(self))
+        return st
 
     def seed_rows(self, st: State, rows, seeds) -> None:
         st.seed[rows] = seeds

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .memory import Memory
+
 TURN, DRAWN, PENDING, CHOOSE_COLOR, JUMP, DEFLECT, OVER = range(7)
 PHASE_NAMES = ("turn", "drawn", "pending", "choose", "jump_in", "deflect", "over")  # as the notation names them
 NOT_ASKED = 127  # ``offer_rank`` of a seat that an out-of-turn offer does not ask
@@ -78,6 +80,9 @@ class State:
     counter: np.ndarray  # (B,) uint64      draws made from it
     mask: np.ndarray  # (B, A) bool         legal actions of the actor (kept up to date)
     nlegal: np.ndarray  # (B,) int16        number of legal actions
+    # what the table has seen (observation v3; ``core.memory``): arrays of the same B games, or None where
+    # nobody reads it, so that a v2 state pays no bytes or copies for it (``Engine.new_state(memory=True)``)
+    memory: Memory | None = None
 
     @classmethod
     def zeros(cls, batch: int, players: int, kinds: int, cards: int, actions: int) -> State:
@@ -108,18 +113,31 @@ class State:
     def batch_size(self) -> int:
         return self.phase.shape[0]
 
+    def _arrays(self) -> list[str]:
+        """The fields holding arrays or a ``Memory`` (every field but a memory that is off)."""
+        return [f.name for f in dataclasses.fields(self) if getattr(self, f.name) is not None]
+
     def take(self, rows) -> State:
-        """A new state holding copies of ``rows`` (a slice or index array)."""
+        """A new state holding copies of ``rows`` (a slice or index array), their memory included."""
         rows = np.atleast_1d(np.asarray(rows)) if not isinstance(rows, slice) else rows
-        return State(**{f.name: getattr(self, f.name)[rows].copy() for f in dataclasses.fields(self)})
+        return State(**{name: _take(getattr(self, name), rows) for name in self._arrays()})
 
     def put(self, rows, other: State) -> None:
-        """Write the games of ``other`` into ``rows``."""
-        for f in dataclasses.fields(self):
-            getattr(self, f.name)[rows] = getattr(other, f.name)
+        """Write the games of ``other`` into ``rows`` (and their memory, where both keep one)."""
+        for name in self._arrays():
+            if name == "memory":
+                if other.memory is not None:
+                    self.memory.put(rows, other.memory)
+            else:
+                getattr(self, name)[rows] = getattr(other, name)
 
     def copy(self) -> State:
-        return State(**{f.name: getattr(self, f.name).copy() for f in dataclasses.fields(self)})
+        return State(**{name: getattr(self, name).copy() for name in self._arrays()})
 
     def nbytes_per_game(self) -> float:
-        return sum(getattr(self, f.name).nbytes for f in dataclasses.fields(self)) / self.batch_size
+        """Bytes per game, the memory's included."""
+        return sum(getattr(self, name).nbytes for name in self._arrays()) / self.batch_size
+
+
+def _take(array, rows):
+    return array.take(rows) if isinstance(array, Memory) else array[rows].copy()
