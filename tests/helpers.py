@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from uno_env import VecGame
+from uno_env.records import GameRecord
+from uno_env.table import Table
 
 PRESET_NAMES = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
 # the trained agents that read the v2 layout (shipped before the v3 agents, kept as their warm start)
@@ -45,3 +47,20 @@ def export_agent(path, players: int, observation: str = "v3", rules: str = "stan
     policy = MaskableActorCriticPolicy(spaces.Box(low, -low, dtype=np.float32), spaces.Discrete(game.num_actions),
                                        lambda _: 0.0, net_arch=[16, 16], activation_fn=nn.Tanh)
     return PolicyAgent(policy, name=path.name).export(path, game)
+
+
+def played_record(rules="standard_en", players=4, seed=3) -> GameRecord:
+    """A round of random legal moves (a play where there is one) as a game record: tens of actions."""
+    t = Table(rules, players, seed=seed)
+    rng = np.random.default_rng(seed)
+    actions = []
+    while not t.over:
+        legal = np.flatnonzero(t.state.mask[0])
+        plays = [a for a in legal if t.game.action_name(a).startswith("play")]
+        a = int(rng.choice(plays or legal))
+        actions.append([t.actor, a])
+        t.step(a)
+    st = t.state
+    return GameRecord(rules=rules, num_players=players, seed=seed, episode="round", actions=actions,
+                      result={"scores": [int(x) for x in st.scores[0]], "winner": int(st.winner[0])},
+                      agents=["random"] * players)

@@ -20,10 +20,11 @@ pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is n
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 warnings.filterwarnings("ignore", message=".*httpx.*")  # Starlette 1.x would have httpx2; httpx still works
 
+from helpers import played_record  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from uno_env import cli  # noqa: E402
-from uno_env.records import GameRecord, write_records  # noqa: E402
+from uno_env.records import write_records  # noqa: E402
 from uno_env.table import Table  # noqa: E402
 from uno_env.web import games as web_games  # noqa: E402
 from uno_env.web.app import create_app  # noqa: E402
@@ -32,25 +33,9 @@ from uno_env.web.guard import MAX_BODY  # noqa: E402
 from uno_env.web.words import PUBLIC, moves, public_view  # noqa: E402
 
 
-def _record(rules="standard_en", players=4, seed=3) -> GameRecord:
-    t = Table(rules, players, seed=seed)
-    rng = np.random.default_rng(seed)
-    actions = []
-    while not t.over:  # a random legal move, a play where there is one: rounds of tens of actions
-        legal = np.flatnonzero(t.state.mask[0])
-        plays = [a for a in legal if t.game.action_name(a).startswith("play")]
-        a = int(rng.choice(plays or legal))
-        actions.append([t.actor, a])
-        t.step(a)
-    st = t.state
-    return GameRecord(rules=rules, num_players=players, seed=seed, episode="round", actions=actions,
-                      result={"scores": [int(x) for x in st.scores[0]], "winner": int(st.winner[0])},
-                      agents=["random"] * players)
-
-
 # ---------------------------------------------------------------------- the replay page
 def test_replay_page_is_one_offline_file(tmp_path):
-    rec = _record("flip_jp", 3, seed=2)
+    rec = played_record("flip_jp", 3, seed=2)
     path = tmp_path / "games.jsonl"
     write_records(path, [rec])
     out = tmp_path / "game.html"
@@ -68,7 +53,7 @@ def test_replay_page_is_one_offline_file(tmp_path):
 
 
 def test_replay_page_of_a_bad_record_is_refused(tmp_path):
-    rec = _record()
+    rec = played_record()
     rec.actions[2] = [rec.actions[2][0], 10_000]
     path = tmp_path / "bad.jsonl"
     write_records(path, [rec])

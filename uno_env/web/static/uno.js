@@ -208,6 +208,7 @@ function playGame(gid, token, first) {
   function render(s) {
     if (s.unchanged) { drawPeople(s.people); return; }
     state = s;
+    document.body.dataset.turn = s.turn;  // what has been drawn (the browser tests wait on it)
     const v = s.view;
     const playable = (seat, f) => seat === s.seat && s.moves.some((m) => m.face === f);
     drawTable($("#table"), v, faces, {playable});
@@ -218,8 +219,11 @@ function playGame(gid, token, first) {
     if (s.links) {
       const full = (l) => location.origin + l;
       $("#links").innerHTML = "<b>links</b>" + s.links.seats.map((l) =>
-        `<div>${esc(l.name)}: <a class="join" data-seat="${l.seat}" href="${esc(full(l.link))}" target="_blank" rel="noreferrer">join link</a></div>`).join("") +
-        `<div>spectators: <a class="watch" href="${esc(full(s.links.spectator))}" target="_blank" rel="noreferrer">watch link</a></div>`;
+        `<div>${esc(l.name)}: <a class="join" data-seat="${l.seat}" href="${esc(full(l.link))}" target="_blank" rel="noreferrer">join link</a> ` +
+        `<input readonly value="${esc(full(l.link))}" title="send this to the person who plays ${esc(l.name)}"></div>`).join("") +
+        `<div>spectators: <a class="watch" href="${esc(full(s.links.spectator))}" target="_blank" rel="noreferrer">watch link</a> ` +
+        `<input readonly value="${esc(full(s.links.spectator))}"></div>`;
+      document.querySelectorAll("#links input").forEach((i) => { i.onfocus = () => i.select(); });
     }
     $("#log").innerHTML = s.events.map((e) => `<div class="${e.kind === "round_end" ? "end" : ""}">${esc(e.text)}</div>`).join("");
     $("#log").scrollTop = 1e9;
