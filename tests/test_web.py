@@ -207,8 +207,10 @@ def test_unknown_ids_routes_fields_and_moves_get_a_4xx():
     gid, h = s["id"], auth(s["token"])
     assert c.get("/api/games/999", headers=h).status_code == 404
     assert c.post("/api/games/999/actions", json={"action": "draw", "turn": 1}, headers=h).status_code == 404
-    assert c.get("/api/nothing").status_code == 404
-    assert c.put("/api/games").status_code == 405
+    r = c.get("/api/nothing")
+    assert r.status_code == 404 and r.json()["error"].startswith("no route '/api/nothing'; the routes are /,")
+    r = c.put("/api/games")
+    assert r.status_code == 405 and r.json()["error"] == "'PUT' is not allowed on '/api/games'; it takes POST"
     assert c.get("/api/faces/poker").status_code == 404
     assert c.get("/api/options?debug=1").json()["error"].startswith("unknown query parameter 'debug'")
     cases = [({"action": "play X9", "turn": 1}, 400, "not one of your moves"),

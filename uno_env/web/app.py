@@ -96,8 +96,7 @@ def create_app(hosts=LOCAL_NAMES, port: int | None = None, any_ip: bool = False,
     """The app, answering to ``hosts`` (and, with ``any_ip``, any IP address) on ``port`` (``None``: any)."""
     games = games or Games()
 
-    async def index(request: Request):
-        _query(request)
+    async def index(request: Request):  # (a query, as a link may carry, changes nothing)
         page = INDEX.replace("@@CSS@@", static("uno.css")).replace("@@JS@@", static("uno.js"))
         return HTMLResponse(page, headers=PAGE_HEADERS)
 
@@ -170,7 +169,12 @@ def create_app(hosts=LOCAL_NAMES, port: int | None = None, any_ip: bool = False,
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
     async def http_error(request: Request, exc: HTTPException):
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+        where = short(request.url.path, 40)
+        message = {404: f"no route {where}; the routes are /, /api/options, /api/faces/RULES, /api/games and "
+                        f"/api/games/ID (/actions, /next)",
+                   405: f"{short(request.method, 10)} is not allowed on {where}; it takes "
+                        f"{(exc.headers or {}).get('Allow', 'other methods')}"}.get(exc.status_code, exc.detail)
+        return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
     async def server_error(request: Request, exc: Exception):
         return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
