@@ -12,6 +12,7 @@ import numpy as np
 
 from uno_env import VecGame
 from uno_env.core.config import make_rules
+from uno_env.records import GameRecord
 from uno_env.table import Table, _Tape, seat_view
 
 PRESET_NAMES = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
@@ -260,3 +261,18 @@ def compared(a: Twin, b: Twin) -> int:
             break
         n += 1
     return n
+def played_record(rules="standard_en", players=4, seed=3) -> GameRecord:
+    """A round of random legal moves (a play where there is one) as a game record: tens of actions."""
+    t = Table(rules, players, seed=seed)
+    rng = np.random.default_rng(seed)
+    actions = []
+    while not t.over:
+        legal = np.flatnonzero(t.state.mask[0])
+        plays = [a for a in legal if t.game.action_name(a).startswith("play")]
+        a = int(rng.choice(plays or legal))
+        actions.append([t.actor, a])
+        t.step(a)
+    st = t.state
+    return GameRecord(rules=rules, num_players=players, seed=seed, episode="round", actions=actions,
+                      result={"scores": [int(x) for x in st.scores[0]], "winner": int(st.winner[0])},
+                      agents=["random"] * players)

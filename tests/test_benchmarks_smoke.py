@@ -76,10 +76,13 @@ def test_plot_draws_a_setting_measured_twice_from_its_last_line():
     ("bench_aec.py", "aec", {"steps_per_s", "peer_steps_per_s", "ratio_vs_peer", "versions"}),
     ("bench_rss.py", "rss", {"rss_mib", "rss_growth_after_warmup_mib", "state_bytes_per_game", "versions"}),
     ("bench_training.py", "training", {"path", "versions"}),
+    ("bench_web.py", "web", {"latency_ms", "rss_mib", "statuses", "versions"}),
 ])
 def test_bench_script_smoke_prints_a_json_line(script, bench, keys):
     if script == "bench_aec.py":
         pytest.importorskip("rlcard")
+    if script == "bench_web.py":
+        pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
     if script == "bench_training.py":
         pytest.importorskip("sb3_contrib")
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--smoke"], cwd=ROOT,

@@ -64,7 +64,7 @@ def serve(args, out=print) -> int:
         from .web.app import run
     except ImportError as exc:
         raise ValueError(f"uno serve needs the web extra (pip install 'uno-env[web]'): {exc}") from None
-    return run(host=args.host, port=args.port, out=out)
+    return run(host=args.host, port=args.port, allow_hosts=args.allow_host, out=out)
 
 
 def _version() -> str:
@@ -110,8 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--plain", action="store_true", help="no ANSI colours")
 
     v = sub.add_parser("serve", help="play in the browser: a local web app (needs the web extra)")
-    v.add_argument("--host", default="127.0.0.1", help="address to bind (default: this machine only)")
+    v.add_argument("--host", default="127.0.0.1", help="address to bind (default: this machine only; "
+                   "0.0.0.0 shares it with the network, with a warning)")
     v.add_argument("--port", type=int, default=8000)
+    v.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="another name the server is reached by (the Host header; others are refused)")
 
     s = sub.add_parser("scenarios", help="run scenario files (same as python -m uno_env.scenarios)")
     s.add_argument("paths", nargs="+")

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from .core.game import VecGame
+from .core.notation import MEMORY_KEYS
 from .core.state import OVER
 
 FORMAT, VERSION = "uno-record", 1
@@ -226,8 +227,10 @@ def replay(record: GameRecord, where: str = "record", game: VecGame | None = Non
 
 
 def final_digest(game: VecGame, row: int = 0) -> str:
-    """A short digest of game ``row``'s position (its snapshot in the notation), to compare states."""
-    text = json.dumps(game.snapshot(row), sort_keys=True, separators=(",", ":"))
+    """A short digest of game ``row``'s position (its snapshot in the notation), to compare states: the
+    cards and the decision, not the table's memory (which a v3 game keeps and a v2 replay does not)."""
+    snap = {k: v for k, v in game.snapshot(row).items() if k not in MEMORY_KEYS}
+    text = json.dumps(snap, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

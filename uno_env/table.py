@@ -321,6 +321,10 @@ class _Describe:
     def who(self, p: int) -> str:
         return "you" if p == self.viewer else self.t.names[p]
 
+    def whose(self, p: int) -> str:
+        """The possessive: "your" for the viewer's own seat, "bob's" otherwise."""
+        return "your" if p == self.viewer else f"{self.t.names[p]}'s"
+
     def say(self, p: int, verb: str, plain: str | None = None) -> str:
         if p == self.viewer:
             return f"you {plain or _BASE.get(verb, verb[:-1])}"
@@ -492,7 +496,7 @@ class _Describe:
         o = int(b.origin[0])
         side = int(b.side[0])
         top = self.face(int(e.KF[side, int(b.discard[0, b.disc_n[0] - 1])]))
-        text = self.say(s, "challenges", "challenge") + f" {self.who(o)}'s {top}"
+        text = self.say(s, "challenges", "challenge") + f" {self.whose(o)} {top}"
         if self.viewer is None or self.viewer == s:  # the hand is shown to the challenger only (rules §1.6)
             hand = np.repeat(np.arange(e.K), b.hands[0, o])
             shown = self.kinds_text(hand, side) or "no cards"
@@ -502,8 +506,7 @@ class _Describe:
             retracted = self.retracted()
             text += self.draws(o, self.net(o) - int(retracted), "as a penalty")
             if retracted:
-                text += " and the card goes back to " + ("your" if o == self.viewer else f"{self.t.names[o]}'s") \
-                        + " hand"
+                text += f" and the card goes back to {self.whose(o)} hand"
         else:
             lose = f"and {self.vb(s, 'loses', 'lose')} the turn"
             text += ": innocent, the card was legal; " + self.draws(s, self.net(s), lose)

@@ -1,240 +1,235 @@
-"""``uno serve``: play UNO in the browser against bots or trained agents (Starlette on uvicorn).
+"""``uno serve``: play UNO in the browser, alone against agents or with other people at one table
+(Starlette on uvicorn).
 
-Bound to 127.0.0.1 by default.  Several games run at once, each behind its own lock; the oldest is
-dropped beyond ``MAX_GAMES``.  The browser only ever receives the human seat's view (``table.seat_view``)
-and the events in that seat's words, so the page cannot show a card the seat may not see.  A malformed
-request gets a 4xx status and ``{"error": message}``, never a traceback.
+Bound to 127.0.0.1 unless ``--host`` says otherwise.  Whoever makes a game gets its seat's token and a join
+link for every other person's seat, and a spectator link; the browser only ever receives what the token's
+seat may see.  ``guard.Guard`` checks the Host, the Origin and the body of every request, ``games.Games``
+the seats, turns and limits; every request that is malformed or not allowed gets a 4xx and
+``{"error": message}``, never a traceback.
 
-API (JSON):
+API (JSON; a game's routes need ``Authorization: Bearer TOKEN``, a seat's token or the spectator token):
 
 =======================================  ==========================================================
-``GET /api/options``                     presets, agents, player counts
+``GET /api/options``                     presets, agents (and what each fits), player counts, limits
+``GET /api/faces/{rules}``               the card drawings of a preset's deck
 ``POST /api/games``                      ``{"rules", "players", "opponents", "seat", "seed"}``: a new game
-``GET /api/games/{id}``                  the game as the human seat sees it (with the card drawings)
-``POST /api/games/{id}/actions``         ``{"action": "play R5"}``: the human acts, the agents answer
-``POST /api/games/{id}/next``            deal the next round
-``DELETE /api/games/{id}``               end a game
+``GET /api/games/{id}[?since=TURN]``     the game as the token's seat sees it (``{"unchanged"}`` at ``since``)
+``POST /api/games/{id}/actions``         ``{"action": "play R5", "turn": N}``: act; the agents answer
+``POST /api/games/{id}/next``            ``{"turn": N, "new_game": false}``: deal the next round
+``DELETE /api/games/{id}``               end the game (its maker's token)
 =======================================  ==========================================================
 """
 
 from __future__ import annotations
 
-import itertools
+import functools
 import json
-import threading
-from collections import OrderedDict
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ..core.config import PRESETS
 from ..render import face_table
-from ..table import Table
-from ..terminal import agent_action, seat_names, split_names
+from .games import HUMAN, MAX_PLAYERS, MIN_PLAYERS, ApiError, Games, fits, short, unknown_fields
+from .guard import LOCAL_NAMES, MAX_BODY, Guard
 from .page import static
+from .words import PUBLIC
 
-MAX_GAMES = 64
-_BOT_NAMES = ("random", "greedy", "heuristic")
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status, self.message = status, message
+PAGE_HEADERS = {  # the page runs its own inline script only, talks only to this server, and is never framed
+    "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                               "img-src data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
 
 
-class Game:
-    """One game of the web app: a ``Table``, the human's seat and the agents at the others."""
-
-    def __init__(self, gid: str, rules: str, players: int, opponents: list[str], seat: int, seed):
-        import agents
-        self.id, self.seat = gid, seat
-        self.table = Table(rules, players, seed=seed, names=seat_names(opponents, players, seat),
-                           observation=agents.observation_for(opponents))  # v3 for agents trained on it
-        bots = [agents.load(n, game=self.table.game, seed=None if seed is None else seed + i)
-                for i, n in enumerate(opponents)]
-        others = [p for p in range(players) if p != seat]
-        self.bots = {p: bots[i % len(bots)] for i, p in enumerate(others)}
-        self.lock = threading.Lock()
-        self.play_agents()
-
-    def play_agents(self) -> None:
-        t = self.table
-        while not t.over and t.actor != self.seat:
-            t.step(agent_action(self.bots[t.actor], t))
-
-    def state(self, faces: bool = False) -> dict:
-        t = self.table
-        view = t.view(self.seat)
-        scores = [s["score"] for s in view["seats"]]
-        low = t.engine.config.scoring_mode == "cumulative_low"
-        order = sorted(range(t.P), key=lambda p: scores[p] if low else -scores[p])
-        out = {"id": self.id, "seat": self.seat, "view": view,
-               "events": [{"kind": ev.kind, "seat": ev.seat, "text": text} for ev in t.round_events()
-                          if (text := ev.text(self.seat))],  # "": another seat's hidden decision
-               "standings": [{"seat": p, "name": t.names[p], "score": scores[p]} for p in order]}
-        if faces:
-            out["faces"] = face_table(t.engine.deck)
-        return out
-
-
-class Games:
-    """The games in play, by id."""
-
-    def __init__(self):
-        self.games: OrderedDict[str, Game] = OrderedDict()
-        self.ids = itertools.count(1)
-        self.lock = threading.Lock()
-
-    def new(self, body: dict) -> Game:
-        import agents
-        rules = body.get("rules", "standard_en")
-        if rules not in PRESETS:
-            raise ApiError(400, f"'rules' must be one of {', '.join(PRESETS)}, got {rules!r}")
-        players = body.get("players", 4)
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
-            raise ApiError(400, f"'players' must be an integer from 2 to 10, got {players!r}")
-        opp = body.get("opponents", "random")
-        names = split_names(opp) if isinstance(opp, str) else opp
-        allowed = agents.available()
-        if not isinstance(names, list) or not names or not all(isinstance(n, str) and n in allowed for n in names):
-            raise ApiError(400, f"'opponents' must name agents among {', '.join(allowed)} (a list, or a string "
-                                f"with commas), got {opp!r}")
-        seat = body.get("seat", 0)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ApiError(400, f"'seat' must be an integer from 0 to {players - 1}, got {seat!r}")
-        seed = body.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise ApiError(400, f"'seed' must be a non-negative integer or absent, got {seed!r}")
-        unknown = set(body) - {"rules", "players", "opponents", "seat", "seed"}
-        if unknown:
-            raise ApiError(400, f"unknown field(s) {', '.join(sorted(unknown))}; fields are rules, players, "
-                                f"opponents, seat, seed")
-        gid = str(next(self.ids))
-        game = Game(gid, rules, players, names, seat, seed)
-        with self.lock:
-            self.games[gid] = game
-            while len(self.games) > MAX_GAMES:
-                self.games.popitem(last=False)
-        return game
-
-    def get(self, gid: str) -> Game:
-        game = self.games.get(gid)
-        if game is None:
-            raise ApiError(404, f"no game {gid!r} (games end when the server restarts or after {MAX_GAMES} newer ones)")
-        return game
-
-
-async def _body(request: Request) -> dict:
+async def _body(request: Request, fields) -> dict:
+    """The request's JSON object, with no field but ``fields`` (the Guard has already limited its size)."""
+    raw = await request.body()
     try:
-        body = json.loads(await request.body() or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ApiError(400, f"the request body must be JSON: {exc}") from None
+        body = json.loads(raw or b"{}", parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:  # bad JSON or UTF-8, a number past the digit limit, deep nesting
+        what = "nested too deeply" if isinstance(exc, RecursionError) else short(str(exc), 80)
+        raise ApiError(400, f"the request body must be a JSON object: {what}") from None
     if not isinstance(body, dict):
-        raise ApiError(400, f"the request body must be a JSON object, got {type(body).__name__}")
+        raise ApiError(400, f"the request body must be a JSON object; got a {type(body).__name__}")
+    unknown_fields(body, fields)
     return body
 
 
-def create_app() -> Starlette:
-    games = Games()
+def _no_constant(name: str):
+    raise ApiError(400, f"the request body must be plain JSON; {name} is no JSON number")
 
-    async def index(request: Request):
-        return HTMLResponse(INDEX.replace("@@CSS@@", static("uno.css")).replace("@@JS@@", static("uno.js")))
+
+def _query(request: Request, allowed=()) -> dict:
+    extra = [k for k in request.query_params if k not in allowed]
+    if extra:
+        raise ApiError(400, f"unknown query parameter {short(extra[0], 24)}; "
+                            + (f"this route takes {', '.join(allowed)}" if allowed else "this route takes none"))
+    return dict(request.query_params)
+
+
+def _token(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+@functools.cache
+def _faces(rules: str) -> bytes:
+    from .. import VecGame
+    return json.dumps(face_table(VecGame(rules, 2, batch_size=1).engine.deck)).encode()
+
+
+def options_document(games: Games) -> dict:
+    import agents
+    names = agents.available()
+    return {"presets": list(PRESETS), "players": [MIN_PLAYERS, MAX_PLAYERS], "human": HUMAN, "agents": names,
+            "fits": {n: fits(n) for n in names},
+            "limits": {"body_bytes": MAX_BODY, "games": games.max_games, "idle_minutes": games.idle_s / 60}}
+
+
+def create_app(hosts=LOCAL_NAMES, port: int | None = None, any_ip: bool = False,
+               games: Games | None = None) -> Starlette:
+    """The app, answering to ``hosts`` (and, with ``any_ip``, any IP address) on ``port`` (``None``: any)."""
+    games = games or Games()
+
+    async def index(request: Request):  # (a query, as a link may carry, changes nothing)
+        page = INDEX.replace("@@CSS@@", static("uno.css")).replace("@@JS@@", static("uno.js"))
+        return HTMLResponse(page, headers=PAGE_HEADERS)
 
     async def options(request: Request):
-        import agents
-        return JSONResponse({"presets": list(PRESETS), "agents": agents.available(), "players": [2, 10]})
+        _query(request)
+        return JSONResponse(await run_in_threadpool(options_document, games))
+
+    async def faces(request: Request):
+        _query(request)
+        rules = request.path_params["rules"]
+        if rules not in PRESETS:
+            raise ApiError(404, f"no rules {short(rules, 30)}; presets are {', '.join(PRESETS)}")
+        return Response(await run_in_threadpool(_faces, rules), media_type="application/json")
 
     async def new_game(request: Request):
-        body = await _body(request)
-        game = await run_in_threadpool(games.new, body)
-        return JSONResponse(game.state(faces=True), status_code=201)
+        _query(request)
+        body = await _body(request, ("rules", "players", "opponents", "seat", "seed"))
+        game = await run_in_threadpool(games.create, body)
+        return JSONResponse(game.state(game.owner, games.clock()), status_code=201)
 
     async def get_game(request: Request):
-        return JSONResponse(games.get(request.path_params["gid"]).state(faces=True))
+        since = _query(request, ("since",)).get("since")
+        game, viewer = games.find(request.path_params["gid"], _token(request))
+        if since is not None and since == str(game.turn):  # nothing moved: who is here is all that may have
+            return JSONResponse({"id": game.id, "turn": game.turn, "unchanged": True,
+                                 "people": game.people(games.clock())})
+        return JSONResponse(await run_in_threadpool(game.state, viewer, games.clock()))
+
+    def seat_of(game, viewer: int) -> int:
+        if viewer == PUBLIC:
+            raise ApiError(403, "the spectator token only watches; playing needs a seat's token")
+        return viewer
 
     async def act(request: Request):
-        game = games.get(request.path_params["gid"])
-        body = await _body(request)
-        action = body.get("action")
+        _query(request)
+        game, viewer = games.find(request.path_params["gid"], _token(request))
+        seat = seat_of(game, viewer)
+        body = await _body(request, ("action", "turn"))
+        action, turn = body.get("action"), body.get("turn")
         if not isinstance(action, str):
-            raise ApiError(400, f"'action' must be an action's text such as 'play R5' or 'draw', got {action!r}")
-
-        def run():
-            with game.lock:
-                t = game.table
-                if t.over:
-                    raise ApiError(409, "the round is over: POST .../next deals the next one")
-                if t.actor != game.seat:
-                    raise ApiError(409, f"it is not your turn (seat {t.actor} is asked)")
-                legal = t.legal()
-                if action not in legal:
-                    raise ApiError(400, f"{action!r} is not one of your moves; they are: {', '.join(legal)}")
-                t.step(action)
-                game.play_agents()
-                return game.state()
-        return JSONResponse(await run_in_threadpool(run))
+            raise ApiError(400, f"'action' must be a move's text such as 'play R5' or 'draw'; got {short(action)}")
+        if isinstance(turn, bool) or not isinstance(turn, int):
+            raise ApiError(400, f"'turn' must be the integer 'turn' of the state this move answers (it is "
+                                f"{game.turn} now); got {short(turn)}")
+        await run_in_threadpool(game.act, seat, action, turn)
+        return JSONResponse(await run_in_threadpool(game.state, seat, games.clock()))
 
     async def next_round(request: Request):
-        game = games.get(request.path_params["gid"])
-
-        def run():
-            with game.lock:
-                if not game.table.over:
-                    raise ApiError(409, "the round is still in play")
-                game.table.next_round()
-                game.play_agents()
-                return game.state()
-        return JSONResponse(await run_in_threadpool(run))
+        _query(request)
+        game, viewer = games.find(request.path_params["gid"], _token(request))
+        seat = seat_of(game, viewer)
+        body = await _body(request, ("turn", "new_game"))
+        turn, new = body.get("turn"), body.get("new_game", False)
+        if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+            raise ApiError(400, f"'turn' must be an integer (the state's 'turn') or absent; got {short(turn)}")
+        if not isinstance(new, bool):
+            raise ApiError(400, f"'new_game' must be true or false; got {short(new)}")
+        await run_in_threadpool(game.next_round, turn, new)
+        return JSONResponse(await run_in_threadpool(game.state, seat, games.clock()))
 
     async def end_game(request: Request):
-        games.get(request.path_params["gid"])
-        games.games.pop(request.path_params["gid"], None)
-        return JSONResponse({"ended": request.path_params["gid"]})
+        _query(request)
+        game, viewer = games.find(request.path_params["gid"], _token(request))
+        if viewer != game.owner:
+            raise ApiError(403, "only the seat that made the game can end it")
+        games.end(game)
+        return JSONResponse({"ended": game.id})
 
     async def api_error(request: Request, exc: ApiError):
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
     async def http_error(request: Request, exc: HTTPException):
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+        where = short(request.url.path, 40)
+        message = {404: f"no route {where}; the routes are /, /api/options, /api/faces/RULES, /api/games and "
+                        f"/api/games/ID (/actions, /next)",
+                   405: f"{short(request.method, 10)} is not allowed on {where}; it takes "
+                        f"{(exc.headers or {}).get('Allow', 'other methods')}"}.get(exc.status_code, exc.detail)
+        return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
     async def server_error(request: Request, exc: Exception):
         return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
     routes = [
-        Route("/", index),
-        Route("/api/options", options),
+        Route("/", index, methods=["GET"]),
+        Route("/api/options", options, methods=["GET"]),
+        Route("/api/faces/{rules}", faces, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{gid}", get_game, methods=["GET"]),
         Route("/api/games/{gid}", end_game, methods=["DELETE"]),
         Route("/api/games/{gid}/actions", act, methods=["POST"]),
         Route("/api/games/{gid}/next", next_round, methods=["POST"]),
     ]
-    return Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
-                                                         Exception: server_error})
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts, port=port, any_ip=any_ip)],
+                    exception_handlers={ApiError: api_error, HTTPException: http_error, Exception: server_error})
+    app.state.games = games
+    return app
 
 
 INDEX = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>UNO</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>@@CSS@@</style></head>
-<body><header><h1>UNO</h1>
+<body><header><h1>UNO</h1><span id="lobby">
 <label>rules <select id="rules"></select></label>
 <label>players <input id="players" type="number" min="2" max="10" value="4" style="width:4em"></label>
-<label>opponents <select id="opponents"></select></label>
-<label>seed <input id="seed" type="number" min="0" placeholder="random" style="width:7em"></label>
-<button id="new">new game</button><span id="gameid"></span></header>
-<main><div id="table"><p>Choose the rules and your opponents, then <b>new game</b>. You play seat 0.</p></div>
-<div id="side"><div id="status"></div><div id="moves"></div><div id="log"></div></div></main>
+<label>your seat <select id="seat"></select></label>
+<span id="seats"></span>
+<label>seed <input id="seed" type="number" min="0" placeholder="random" style="width:7em"
+ title="a chosen seed deals the same game again, and reveals the deal to whoever knows it"></label>
+<button id="new">new game</button></span><span id="gameid"></span></header>
+<main><div id="table"><p>Choose the rules and who sits at each other seat (an agent, or a person who joins by a
+link), then <b>new game</b>.</p></div>
+<div id="side"><div id="status"></div><div id="moves"></div><div id="people"></div><div id="links"></div>
+<div id="log"></div></div></main>
 <script>@@JS@@</script></body></html>
 """
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, out=print) -> int:
+def hosts_for(host: str) -> tuple[tuple[str, ...], bool]:
+    """The names a server bound to ``host`` answers to, and whether any IP address is one."""
+    import socket
+    if host in ("0.0.0.0", "::", ""):
+        return LOCAL_NAMES + (socket.gethostname().lower(), socket.getfqdn().lower()), True
+    return LOCAL_NAMES + (host.lower(),), False
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, allow_hosts=(), out=print) -> int:
     import uvicorn
-    out(f"UNO at http://{host}:{port}/ (Ctrl-C stops the server)")
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    names, any_ip = hosts_for(host)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        out(f"warning: serving on {host}, beyond this machine: anyone who reaches port {port} can make games "
+            f"(seats still need their tokens), and plain HTTP lets the network read the tokens")
+    shown = "127.0.0.1" if any_ip else f"[{host}]" if ":" in host else host
+    out(f"UNO at http://{shown}:{port}/ (Ctrl-C stops the server)")
+    app = create_app(names + tuple(h.lower() for h in allow_hosts), port=port, any_ip=any_ip)
+    uvicorn.run(app, host=host, port=port, log_level="warning", limit_concurrency=256)
     return 0

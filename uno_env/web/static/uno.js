@@ -20,7 +20,8 @@ function drawTable(el, view, faces, opts) {
     `direction: ${view.direction > 0 ? "clockwise ↻" : "counter-clockwise ↺"}<br>` +
     `draw pile: ${view.draw_n}` + (view.draw_top_back !== null && view.draw_top_back !== undefined ?
       ` (top shows ${sized(faces[view.draw_top_back].dim, 22)})` : "") +
-    (view.pending || view.pending_color ? `<br><b>penalty: ${view.pending} card(s)${view.pending_color ? " + until the colour" : ""}</b>` : "") +
+    (view.pending || view.pending_color ? `<br><b>penalty: ${view.pending ? plural(view.pending, "card") : ""}` +
+      `${view.pending_color ? (view.pending ? ", then " : "") + "cards until a " + COLOURS[view.color] + " card" : ""}</b>` : "") +
     `</div></div>`;
   for (const s of view.seats) {
     const cls = ["seat"];
@@ -44,15 +45,22 @@ function drawTable(el, view, faces, opts) {
   el.innerHTML = h;
 }
 
+const PHASE_YOU = {turn: "play a card or draw", drawn: "play the card you drew, or keep it", pending: "answer the draw card",
+  choose: "choose a colour", jump_in: "jump in, or let it pass", deflect: "pass the skip on, or take it"};
+const PHASE_THEM = {turn: "to play", drawn: "to play or keep the card drawn", pending: "to answer the draw card",
+  choose: "to choose a colour", jump_in: "may jump in", deflect: "may pass the skip on"};
+
 function statusText(view) {
+  const who = (p) => p === view.viewer ? "you" : view.seats[p].name;
   if (view.over) {
     const w = view.winner;
-    let t = w < 0 ? "round over: void" : `round over: ${view.seats[w].name} takes the round` + (view.truncated ? " (stopped at the turn cap)" : "");
+    let t = w < 0 ? "round over: void, nobody scores" : `round over: ${who(w) === "you" ? "you take" : who(w) + " takes"} the round` +
+      (view.truncated ? " (stopped at the turn cap)" : "");
     if (view.game_over) t += " · game over";
     return t;
   }
-  const who = view.actor === view.viewer ? "you" : view.seats[view.actor].name;
-  return `${who} to act (${view.phase.replace("_", " ")})`;
+  if (view.actor === view.viewer) return `your turn: ${PHASE_YOU[view.phase]}`;
+  return `${who(view.actor)} ${PHASE_THEM[view.phase] || "to act"}`;
 }
 
 // ------------------------------------------------------------------ replay page
@@ -97,53 +105,143 @@ function startReplay(data) {
   show();
 }
 
-// ------------------------------------------------------------------ web app
-async function api(method, path, body) {
-  const r = await fetch(path, {method, headers: {"Content-Type": "application/json"}, body: body ? JSON.stringify(body) : undefined});
-  const j = await r.json();
+// ------------------------------------------------------------------ web app (uno serve)
+async function api(method, path, body, token) {
+  const headers = {"Content-Type": "application/json"};
+  if (token) headers.Authorization = "Bearer " + token;
+  const r = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
+  const j = await r.json().catch(() => ({error: r.statusText}));
   if (!r.ok) throw new Error(j.error || r.statusText);
   return j;
 }
 
 function startApp() {
-  let game = null, faces = null;
-  const err = (e) => { $("#status").innerHTML = `<span class="error">${esc(e.message || e)}</span>`; };
-  api("GET", "/api/options").then((o) => {
-    $("#rules").innerHTML = o.presets.map((p) => `<option>${p}</option>`).join("");
-    $("#opponents").innerHTML = o.agents.map((a) => `<option>${a}</option>`).join("");
-  }).catch(err);
-  function render(state) {
-    game = state;
-    if (state.faces) faces = state.faces;
-    const legal = state.view.legal;
-    const playable = (seat, f) => seat === state.seat && legal.some((a) => a.startsWith("play " + faces[f].name + " ") || a === "play " + faces[f].name);
-    drawTable($("#table"), state.view, faces, {playable});
-    $("#status").textContent = statusText(state.view);
-    $("#log").innerHTML = state.events.map((e) => `<div class="${e.kind === "round_end" ? "end" : ""}">${esc(e.text)}</div>`).join("");
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("game") && hash.get("token")) playGame(hash.get("game"), hash.get("token"), null);
+  else lobby();
+  window.addEventListener("hashchange", () => location.reload());
+}
+
+const showError = (e) => { $("#status").innerHTML = `<span class="error">${esc(e.message || e)}</span>`; };
+
+// the form that makes a table: the rules, the seats (an agent that fits them, or a person), a seed
+function lobby() {
+  let o = null;
+  const chosen = {};
+  function drawSeats() {
+    const n = Math.max(2, Math.min(10, Math.round(+$("#players").value) || 2));
+    const rules = $("#rules").value;
+    const mine = Math.min(+$("#seat").value || 0, n - 1);
+    document.querySelectorAll("select.opp").forEach((s) => { chosen[s.dataset.seat] = s.value; });
+    $("#seat").innerHTML = [...Array(n).keys()].map((p) => `<option value="${p}"${p === mine ? " selected" : ""}>${p}</option>`).join("");
+    const fit = o.agents.filter((a) => o.fits[a][rules].includes(n));
+    $("#seats").innerHTML = [...Array(n).keys()].filter((p) => p !== mine).map((p) => {
+      const pick = [o.human, ...fit].includes(chosen[p]) ? chosen[p] : (fit.includes("heuristic") ? "heuristic" : fit[0]);
+      return `<label>seat ${p} <select class="opp" data-seat="${p}">` + [o.human, ...fit].map((a) =>
+        `<option value="${esc(a)}"${a === pick ? " selected" : ""}>${a === o.human ? "a person (join link)" : esc(a)}</option>`).join("") + `</select></label>`;
+    }).join(" ");
+  }
+  api("GET", "/api/options").then((opts) => {
+    o = opts;
+    $("#rules").innerHTML = o.presets.map((p) => `<option>${esc(p)}</option>`).join("");
+    $("#rules").onchange = drawSeats; $("#players").oninput = drawSeats; $("#seat").onchange = drawSeats;
+    drawSeats();
+  }).catch(showError);
+  $("#new").onclick = () => {
+    const opponents = [...document.querySelectorAll("select.opp")].map((s) => s.value);
+    const body = {rules: $("#rules").value, players: opponents.length + 1, opponents, seat: +$("#seat").value};
+    if ($("#seed").value !== "") body.seed = +$("#seed").value;
+    api("POST", "/api/games", body).then((s) => {
+      history.replaceState(null, "", `#game=${s.id}&token=${s.token}`);  // a reload comes back to this seat
+      playGame(s.id, s.token, s);
+    }).catch(showError);
+  };
+}
+
+// one seat's table (or the spectator's): drawn from the state the server sends, polled each second
+function playGame(gid, token, first) {
+  $("#lobby").hidden = true;
+  $("#gameid").innerHTML = `<a href="/">new table</a>`;
+  let state = null, faces = null, busy = false, timer = null;
+  const call = (method, path, body) => api(method, path, body, token);
+  const send = (path, body) => {
+    if (busy) return;
+    busy = true;
+    call("POST", path, body).then(render).catch(showError).finally(() => { busy = false; });
+  };
+  const act = (action) => send(`/api/games/${gid}/actions`, {action, turn: state.turn});
+
+  function drawPeople(people) {
+    const v = state.view;
+    $("#people").innerHTML = "<b>at the table</b>" + people.map((p) => {
+      const what = p.human ? (p.seat === state.seat ? "you" : p.connected ? "connected" : p.joined ? "away" : "not joined yet")
+        : `bot: ${esc(p.agent)}`;
+      return `<div class="person${p.seat === v.actor ? " actor" : ""}" data-seat="${p.seat}" data-connected="${p.connected}">` +
+        `${esc(p.name)} · ${what}${p.seat === v.actor ? " · <b>to act</b>" : ""}</div>`;
+    }).join("");
+  }
+
+  function drawMoves() {
+    const s = state, v = s.view;
+    let h = "";
+    if (v.over && !v.game_over && s.seat !== null) h = `<button id="nextround">next round</button>`;
+    if (v.game_over) {
+      h = `<b>game over</b> ` + s.standings.map((x) => `${esc(x.name)} ${x.score}`).join(" · ");
+      if (s.seat !== null) h += ` <button id="newgame">new game (scores from zero)</button>`;
+    }
+    h += s.moves.filter((m) => m.face === null).map((m) =>
+      `<button class="move${m.colour ? " colour c-" + m.colour : ""}" data-action="${esc(m.action)}">${esc(m.label)}</button>`).join("");
+    $("#moves").innerHTML = h;
+    document.querySelectorAll("#moves button.move").forEach((b) => { b.onclick = () => act(b.dataset.action); });
+    if ($("#nextround")) $("#nextround").onclick = () => send(`/api/games/${gid}/next`, {turn: s.turn});
+    if ($("#newgame")) $("#newgame").onclick = () => send(`/api/games/${gid}/next`, {turn: s.turn, new_game: true});
+  }
+
+  function chooser(opts) {  // a wild (or a card aimed at a seat): which colour, which seat
+    $("#moves").innerHTML = `<span>play ${esc(faces[opts[0].face].name)}: </span>` + opts.map((m) =>
+      `<button class="move choice${m.colour ? " colour c-" + m.colour : ""}" data-action="${esc(m.action)}">${esc(m.label)}</button>`).join("") +
+      ` <button id="cancel">cancel</button>`;
+    document.querySelectorAll("#moves button.move").forEach((b) => { b.onclick = () => act(b.dataset.action); });
+    $("#cancel").onclick = drawMoves;
+  }
+
+  function render(s) {
+    if (s.unchanged) { drawPeople(s.people); return; }
+    state = s;
+    document.body.dataset.turn = s.turn;  // what has been drawn (the browser tests wait on it)
+    const v = s.view;
+    const playable = (seat, f) => seat === s.seat && s.moves.some((m) => m.face === f);
+    drawTable($("#table"), v, faces, {playable});
+    let status = s.seat === null ? "watching · " + statusText(v) : statusText(v);
+    $("#status").innerHTML = esc(status) + (s.seed_note ? `<div class="note">${esc(s.seed_note)}</div>` : "");
+    drawMoves();
+    drawPeople(s.people);
+    if (s.links) {
+      const full = (l) => location.origin + l;
+      $("#links").innerHTML = "<b>links</b>" + s.links.seats.map((l) =>
+        `<div>${esc(l.name)}: <a class="join" data-seat="${l.seat}" href="${esc(full(l.link))}" target="_blank" rel="noreferrer">join link</a> ` +
+        `<input readonly value="${esc(full(l.link))}" title="send this to the person who plays ${esc(l.name)}"></div>`).join("") +
+        `<div>spectators: <a class="watch" href="${esc(full(s.links.spectator))}" target="_blank" rel="noreferrer">watch link</a> ` +
+        `<input readonly value="${esc(full(s.links.spectator))}"></div>`;
+      document.querySelectorAll("#links input").forEach((i) => { i.onfocus = () => i.select(); });
+    }
+    $("#log").innerHTML = s.events.map((e) => `<div class="${e.kind === "round_end" ? "end" : ""}">${esc(e.text)}</div>`).join("");
     $("#log").scrollTop = 1e9;
-    let moves = legal.map((a) => `<button class="move" data-action="${esc(a)}">${esc(a)}</button>`).join("");
-    if (state.view.over && !state.view.game_over) moves = `<button id="nextround">next round</button>`;
-    if (state.view.over && state.view.game_over) moves = `<b>game over</b> ` + state.standings.map((s) => `${esc(s.name)} ${s.score}`).join(" · ");
-    $("#moves").innerHTML = moves;
-    document.querySelectorAll("button.move").forEach((b) => { b.onclick = () => act(b.dataset.action); });
     document.querySelectorAll(".card.playable").forEach((c) => {
       c.onclick = () => {
-        const name = faces[+c.dataset.play].name;
-        const opts = legal.filter((a) => a === "play " + name || a.startsWith("play " + name + " "));
-        if (opts.length === 1) act(opts[0]);
-        else $("#moves").innerHTML = opts.map((a) => `<button class="move" data-action="${esc(a)}">${esc(a)}</button>`).join(""),
-          document.querySelectorAll("button.move").forEach((b) => { b.onclick = () => act(b.dataset.action); });
+        const opts = s.moves.filter((m) => m.face === +c.dataset.play);
+        if (opts.length === 1) act(opts[0].action); else chooser(opts);
       };
     });
-    const nr = $("#nextround");
-    if (nr) nr.onclick = () => api("POST", `/api/games/${game.id}/next`).then(render).catch(err);
   }
-  function act(action) { api("POST", `/api/games/${game.id}/actions`, {action}).then(render).catch(err); }
-  $("#new").onclick = () => {
-    const body = {rules: $("#rules").value, players: +$("#players").value, opponents: $("#opponents").value, seat: 0};
-    if ($("#seed").value !== "") body.seed = +$("#seed").value;
-    api("POST", "/api/games", body).then((s) => { render(s); $("#gameid").textContent = "game " + s.id; }).catch(err);
+
+  const poll = () => {
+    if (busy || !state) return;
+    call("GET", `/api/games/${gid}?since=${state.turn}`).then((s) => { if (!busy) render(s); })
+      .catch((e) => { showError(e); if (/no game|token/.test(e.message)) clearInterval(timer); });
   };
+  const start = (s) => call("GET", s.faces_url).then((f) => { faces = f; render(s); timer = setInterval(poll, 1000); });
+  (first ? start(first) : call("GET", `/api/games/${gid}`).then(start)).catch(showError);
 }
 
 window.addEventListener("DOMContentLoaded", () => {
