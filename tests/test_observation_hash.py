@@ -2,7 +2,8 @@
 observer (where it lives, how it is stepped) changes no observation.
 
 The pin was computed before the memory moved into the game state and is the same after it; it changed once
-since, on purpose, with ``uno_v4``'s observation fixes (a seat not asked sees a hidden decision as if declined).  Both paths are hashed: a
+since, on purpose, with ``uno_v4``'s observation fixes (a seat not asked sees a hidden decision as if
+declined).  Both paths are hashed: a
 batch of one (the scalar stepper and ``observe_one``, as the AEC env plays) and a batch of games (the
 engine's ``step`` and the batched ``observe``).  A change of the rules or of the v3 layout changes the hash
 on purpose: recompute it then (``python tests/test_observation_hash.py``) and say why in the commit.
