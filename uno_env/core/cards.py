@@ -158,7 +158,7 @@ class Deck:
 
     def backs_of(self, light_face: int) -> str:
         ks = np.flatnonzero(self.kind_faces[:, 0] == light_face)
-        return " ".join(sorted(self.kind_name(k) for k in ks))
+        return " ".join(sorted(self.kind_name(int(k)) for k in ks))
 
     def kind_name(self, k: int) -> str:
         lf, df = self.kind_faces[k]
@@ -234,7 +234,7 @@ def _flip_faces() -> list[Face]:
     return faces
 
 
-def _flip_card_faces(faces: list[Face]) -> list[tuple[int, int]]:
+def _flip_card_faces(faces: list[Face]) -> list[tuple[int, ...]]:
     """(light face, dark face) of each of the 112 physical cards in flip_pairings.csv."""
     index = {(x.side, x.color, x.symbol): i for i, x in enumerate(faces)}
     path = Path(__file__).with_name("flip_pairings.csv")

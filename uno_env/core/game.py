@@ -110,7 +110,7 @@ class VecGame:
         if a.shape != (1,) or not np.issubdtype(a.dtype, np.integer) or st.phase.item(0) == OVER:
             return e.step(st, a, autoreset=self.autoreset)  # its error, or a round already over
         e.check_rows(st, _ROW, a)
-        self._scalar.step(st, a.item(0))
+        self._scalar.step(st, a.item(0))  # type: ignore[union-attr]  # set: _step_one's caller checked
         out = e.result(st, np.zeros(1, bool))
         if self.autoreset and out.round_over.item(0):
             e.deal_and_settle(st, _ROW, out)

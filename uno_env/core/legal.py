@@ -96,11 +96,12 @@ def refresh(e, st: State, R, bits: np.ndarray | None = None, tface: np.ndarray |
             k = st.drawn[R[i]].astype(np.intp)
             bits[i, e.KWORD[k]] = e.KBIT[k]
         if has[PENDING]:
+            assert tface is not None  # looked up above
             i = flat(phase == PENDING)
             bits[i] = penalty.stack_bits(e, st, R[i], actor[i], side[i], tface[i])
         if has[JUMP]:
             i = flat(phase == JUMP)
-            bits[i] = jump_in.jump_bits(e, st, R[i], actor[i], side[i], tface[i])
+            bits[i] = jump_in.jump_bits(e, st, R[i], actor[i], side[i], tface[i])  # type: ignore[index]
         if has[DEFLECT]:
             i = flat(phase == DEFLECT)
             bits[i] = deflect.deflect_bits(e, st, R[i], actor[i], side[i])

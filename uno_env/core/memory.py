@@ -190,9 +190,6 @@ class Memory:
               "decl_at", "held", "lack_n", "history", "plays_n", "challenges", "challenger", "offender", "guilty",
               "shown")
 
-    def __post_init__(self) -> None:
-        self._seat_views()
-
     @classmethod
     def zeros(cls, batch: int, t: MemoryTables) -> Memory:
         """An empty memory of ``batch`` games (nothing seen yet)."""
@@ -205,23 +202,55 @@ class Memory:
         mem.last_col[:] = mem.last_prev[:] = mem.decl[:] = -1
         return mem
 
-    def _seat_views(self) -> None:
-        """``lacks``, ``drawn`` ... as views of ``seat_record``."""
-        for i, name in enumerate(SEAT_FIELDS):
-            setattr(self, name, self.seat_record[:, :, i])
+    # ``lacks``, ``drawn`` ... (``SEAT_FIELDS``): views of ``seat_record``, so writes to them are writes to it
+
+    @property
+    def lacks(self) -> np.ndarray:
+        return self.seat_record[:, :, 0]
+
+    @property
+    def drawn(self) -> np.ndarray:
+        return self.seat_record[:, :, 1]
+
+    @property
+    def held(self) -> np.ndarray:
+        return self.seat_record[:, :, 2]
+
+    @property
+    def last_col(self) -> np.ndarray:
+        return self.seat_record[:, :, 3]
+
+    @property
+    def last_prev(self) -> np.ndarray:
+        return self.seat_record[:, :, 4]
+
+    @property
+    def last_flags(self) -> np.ndarray:
+        return self.seat_record[:, :, 5]
+
+    @property
+    def last_at(self) -> np.ndarray:
+        return self.seat_record[:, :, 6]
+
+    @property
+    def decl(self) -> np.ndarray:
+        return self.seat_record[:, :, 7]
+
+    @property
+    def decl_at(self) -> np.ndarray:
+        return self.seat_record[:, :, 8]
 
     def __getstate__(self) -> dict:  # a copy (pickle, deepcopy) makes the views again, of its own record
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._seat_views()
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Memory) and all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
                                                  for f in fields(self))
 
-    __hash__ = None  # mutable arrays
+    __hash__ = None  # type: ignore[assignment]  # mutable arrays
 
     def take(self, rows) -> Memory:
         return Memory(**{f.name: getattr(self, f.name)[rows].copy() for f in fields(self)})

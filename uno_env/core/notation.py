@@ -132,7 +132,7 @@ def _color(text: Any, key: str, side: int, two_sided: bool, any_side: bool = Fal
         return NO_COLOR
     if text == "free":
         return FREE
-    letters = COLOR_LETTERS[4:] if side == 1 else COLOR_LETTERS[:4]
+    letters: tuple[str, ...] = COLOR_LETTERS[4:] if side == 1 else COLOR_LETTERS[:4]
     if any_side and two_sided:  # a remembered colour may be from before a Flip
         letters = COLOR_LETTERS
     if text not in letters:
@@ -174,7 +174,8 @@ def load_position(engine, st, row: int, setup: dict) -> None:
             _fail(f"a position with \"deal\": true is dealt by the engine, which sets "
                   f"{', '.join(map(repr, dealt))}; remove {'it' if len(dealt) == 1 else 'them'} (keys allowed "
                   f"with a deal: {', '.join(sorted(DEAL_KEYS))})")
-        hands, discard = [[] for _ in range(P)], []
+        hands: list[list] = [[] for _ in range(P)]
+        discard: list = []
     else:
         for key in ("hands", "discard", "to_move"):
             if key not in setup:
@@ -527,11 +528,11 @@ def _memory_snapshot(engine, st, row: int) -> dict:
     names = _tally_names(t)
     played = []
     for p in range(P):
-        seat: dict[str, dict[str, int]] = {}
+        tallies: dict[str, dict[str, int]] = {}
         for (group, name), n in zip(names, mem.tally[row, p].tolist()):
             if n:
-                seat.setdefault(group, {})[name] = n
-        played.append(seat)
+                tallies.setdefault(group, {})[name] = n
+        played.append(tallies)
     lacks, since_draw, last_play, last_declared, lack_ages = [], [], [], [], []
     for p in range(P):
         lk, _, held, last_col, last_prev, flags, last_at, decl, decl_at = mem.seat_record[row, p].tolist()
@@ -543,8 +544,8 @@ def _memory_snapshot(engine, st, row: int) -> dict:
         last_declared.append(None if decl < 0 else {"color": COLOR_LETTERS[decl], "at": decl_at})
         lack_ages.append({COLOR_LETTERS[c]: n for c, n in zip(t.colors, mem.lack_n[row, p].tolist()) if n >= 0})
     faces = deck.faces
-    known = [{"by": o, "of": p, "cards": " ".join(faces[f].name for f in np.repeat(np.arange(t.F), k))}
-             for o in range(P) for p in range(P) if (k := mem.known[row, o, p]).any()]
+    known = [{"by": o, "of": p, "cards": " ".join(faces[f].name for f in np.repeat(np.arange(t.F), copies))}
+             for o in range(P) for p in range(P) if (copies := mem.known[row, o, p]).any()]
     recent = []
     for seat, face, color in memory.remembered_plays(mem, row):
         play: dict[str, Any] = {"seat": seat, "card": faces[face].name}

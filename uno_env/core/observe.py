@@ -300,7 +300,7 @@ class Observer:
             high[sl.start:sl.stop] = np.tile(copies, e.P - 1)
         return low, high
 
-    def score_bounds(self) -> tuple[float, float]:
+    def score_bounds(self) -> tuple[np.float32, np.float32]:
         """(low, high) of the ``scores`` entries: finite, from the scoring mode (rules §3.4, §6.4, §7.5).
         A round moves a score by at most ``D``, the points of the whole deck (on its costlier side): the
         target modes end a game at the first score past the target, ``plus_minus`` after ``max_rounds``

@@ -89,7 +89,7 @@ def act_play(e, st: State, R, a) -> None:
         chooser = flip.play_flip(e, st, R, fl, live, actor, nseat, nphase)
 
     o = flat(out)
-    L = slice(None)  # the rows still in play: all of them unless a seat went out
+    L: slice | np.ndarray = slice(None)  # the rows still in play: all of them unless a seat went out
     if o.size:
         if not c.last_card_draw_applies and e.challenge_on:  # its draw is void: nothing to challenge
             st.challengeable[R[o]] = False

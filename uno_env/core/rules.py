@@ -70,8 +70,9 @@ HANDLERS = ((PLAY, play.act_play), (DRAW, drawn.act_draw), (KEEP, drawn.act_keep
             (CATCH, uno_call.act_catch), (CHOOSE, color_choice.act_choose))
 
 
-class Engine:
-    """Static tables and the batched rules of one configuration (``RuleConfig`` and player count)."""
+class Engine(RuleTables):
+    """Static tables (the fields of ``RuleTables``) and the batched rules of one configuration
+    (``RuleConfig`` and player count)."""
 
     #: seats one window of ``forced.draw_chains`` looks ahead (2 to 64): a speed setting only, the games
     #: played do not depend on it (tests/test_determinism.py)
@@ -81,8 +82,7 @@ class Engine:
     bulk_forced_moves: bool = True
 
     def __init__(self, config, num_players: int):
-        self.tables = RuleTables.build(config, num_players)
-        vars(self).update(self.tables.as_attributes())
+        super().__init__(**RuleTables.values(config, num_players))
         self.log: list | None = None  # when a list: (row, seat, action) of every action applied
         self.pass_log: list | None = None  # when a list: (pass, rows, perf_counter()) as each settle pass starts
         self.draw_queue: list | None = None  # inside ``apply``: the draws waiting (``piles.draw_cards``)

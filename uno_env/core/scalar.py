@@ -70,11 +70,12 @@ class ScalarStepper:
         self.two_sided = e.two_sided
         self.kind_face = e.KF.tolist()  # [side][kind]: the face it shows
         self.k_restricted = e.K_RESTR.tolist()  # [side][kind]
-        self.face_kinds = [[k for k in row if k < e.K] for row in e.FACE_KINDS.tolist()] if e.two_sided else None
+        self.face_kinds = ([[k for k in row if k < e.K] for row in e.FACE_KINDS.tolist()]
+                           if e.two_sided and e.FACE_KINDS is not None else None)
         self.rotation = {d: (np.arange(e.P) - d) % e.P for d in (-1, 1)}  # seat p takes the hand of p - d
         self.id, self.catch_ids = dict(e.ID), e.CATCH_IDS
         self.bit = [1 << k for k in range(e.K)]
-        plays = [[] for _ in range(e.F)]  # per face: the play actions showing it (a wild: one per colour)
+        plays: list[list[int]] = [[] for _ in range(e.F)]  # per face: its play actions (a wild: one per colour)
         for a in e.PLAY_IDS.tolist():
             plays[e.A_FACE[a]].append(a)
         self.plays = [np.asarray(p, np.intp) for p in plays]
@@ -123,7 +124,7 @@ class ScalarStepper:
     def _others_vulnerable(self, st: State, seat: int) -> bool:
         v = st.vulnerable[0]
         n = np.count_nonzero(v)  # a C call: a tenth of ``v.any()`` on a few seats
-        return n > 1 or (n == 1 and not v[seat])
+        return bool(n > 1 or (n == 1 and not v.item(seat)))
 
     # ------------------------------------------------------------------ moves
     def _can(self, st: State, a: int) -> bool:

@@ -127,6 +127,8 @@ class State:
         for name in self._arrays():
             if name == "memory":
                 if other.memory is not None:
+                    if self.memory is None:
+                        raise ValueError("put: the other state keeps the table's memory and this one does not")
                     self.memory.put(rows, other.memory)
             else:
                 getattr(self, name)[rows] = getattr(other, name)

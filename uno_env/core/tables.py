@@ -32,7 +32,6 @@ face-to-kind tables (``FACE_KINDS`` ...) serve the legal mask (``legal.refresh``
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,9 +67,11 @@ def pack_bits(flags: np.ndarray, W: int) -> np.ndarray:
     return np.ascontiguousarray(b).view(np.uint64)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class RuleTables:
-    """Every static table of one configuration (the legend is in the module docstring)."""
+    """Every static table of one configuration (the legend is in the module docstring).  ``Engine`` is a
+    ``RuleTables``: the rules read the tables as the engine's own declared attributes (one lookup each, and
+    a type checker follows them); nothing writes them after ``values`` has built them."""
 
     config: RuleConfig
     deck: Deck
@@ -150,8 +151,9 @@ class RuleTables:
     MANY_FACES: np.ndarray | None = None  # faces shown by more than two kinds ...
     MANY_REST: np.ndarray | None = None  # ... and their other kinds
 
-    @classmethod
-    def build(cls, config: RuleConfig, num_players: int) -> RuleTables:
+    @staticmethod
+    def values(config: RuleConfig, num_players: int) -> dict[str, Any]:
+        """Every table of a configuration by field name (``RuleTables(**values(...))``)."""
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
                 or not 2 <= num_players <= 10:
             raise ValueError(f"num_players={num_players!r} is not allowed; UNO takes 2 to 10 players")
@@ -167,14 +169,7 @@ class RuleTables:
         _options(t, c)
         _actions(t, c, deck)
         _playability(t, c)
-        return cls(**t)
-
-    def pack(self, flags: np.ndarray) -> np.ndarray:
-        return pack_bits(flags, self.W)
-
-    def as_attributes(self) -> dict:
-        """Every table by name (the engine holds them as its own attributes: one lookup each)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return t
 
 
 def _faces(t: dict, c: RuleConfig, deck: Deck) -> None:

@@ -109,7 +109,7 @@ def call_and_catch_columns_one(s, st: State, actor: int, bits: int, m) -> int:
             v = v.copy()
             v[actor] = False
             m[s.catch_ids] = v
-            n += np.count_nonzero(v)
+            n += int(np.count_nonzero(v))
     return n
 
 
