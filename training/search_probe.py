@@ -234,7 +234,8 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
     if rounds < 1 or batch_size < 1:
         raise ValueError(f"rounds and batch_size must be positive, got {rounds} and {batch_size}")
     batch_size = min(batch_size, rounds)
-    game = VecGame(rules, players, batch_size=batch_size, seed=seed, autoreset=False)
+    # v2: the sampled worlds keep no table memory, so the searching policy reads the layout without it
+    game = VecGame(rules, players, batch_size=batch_size, seed=seed, autoreset=False, observation="v2")
     st, engine = game.state, game.engine
     bot = HeuristicAgent(game)
     player = None

@@ -55,14 +55,14 @@ class VecGame:
         seed: ``None`` (fresh entropy), an int (game ``i`` gets seed ``seed + i``, so it plays exactly
             as ``VecGame(..., batch_size=1, seed=seed + i)``), or one int per game.
         autoreset: deal the next round (or a new game) as soon as a round ends.
-        observation: the layout of ``observe`` (``core.observe``): ``"v2"`` or ``"v3"``, which also turns on
-            the table's memory (``core.memory``, readable as ``memory``; off for v2, so v2 games cost nothing
-            more).
+        observation: the layout of ``observe`` (``core.observe``): ``"v3"`` (the default, as in every env),
+            which also turns on the table's memory (``core.memory``, readable as ``memory``), or ``"v2"``, the
+            older and shorter layout (the first part of v3), whose games skip the memory and cost less.
         **options: rule options overriding the preset (the names of rules §9).
     """
 
     def __init__(self, rules: str | RuleConfig = "standard_en", num_players: int = 4,
-                 batch_size: int = 1, seed=None, autoreset: bool = True, observation: str = "v2", **options):
+                 batch_size: int = 1, seed=None, autoreset: bool = True, observation: str = "v3", **options):
         self.rules = make_rules(rules, **options)
         self.engine = Engine(self.rules, num_players)
         self.observer = Observer(self.engine, observation)
@@ -180,7 +180,7 @@ class VecGame:
 
     @classmethod
     def from_position(cls, setup: dict, batch_size: int = 1, autoreset: bool = False,
-                      observation: str = "v2") -> VecGame:
+                      observation: str = "v3") -> VecGame:
         """A game (or ``batch_size`` copies) in the position ``setup``."""
         from .notation import config_of
         rules, players = config_of(setup)
