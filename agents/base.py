@@ -44,8 +44,8 @@ def check_width(name: str, observations: np.ndarray, sizes, action_masks: np.nda
             f"another observation layout, rules or player count (VecGame and every env observe layout 'v3' by "
             f"default; pass the game to agents.load(..., game=game) to check it when loading)")
     if actions is not None and action_masks is not None and action_masks.shape[1] != actions:
-        raise ModelMismatchError(f"{name} chooses among {actions} actions, got action masks of {action_masks.shape[1]}: "
-                                 f"a game with other rules or another player count")
+        raise ModelMismatchError(f"{name} chooses among {actions} actions, got action masks of "
+                                 f"{action_masks.shape[1]}: a game with other rules or another player count")
 
 
 def check_batch(observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -42,7 +42,7 @@ def decide(config: str) -> dict:
     from uno_env import VecGame
 
     rules, players = CONFIGS[config]
-    game = VecGame(rules, players, batch_size=GAMES, seed=11)
+    game = VecGame(rules, players, batch_size=GAMES, seed=11, observation="v2")  # the layout the pins were taken in
     bots = {name: agents.load(name, game=game, seed=3) for name in BOTS}
     table = [bots[name] for name in BOTS]  # who moves: seat s of game g is table[(s + g) % 3]
     decisions = {name: [] for name in BOTS}

@@ -2,7 +2,7 @@
 
     python -m training.search_probe --players 4 --rounds 2000 --worlds 64   # the 4-player figure of docs/training.md
     python -m training.search_probe --players 2 --rounds 2000 --worlds 32
-    V2=training/results/v3_agents/warm_start/ppo-standard_en-2p-v2   # the v2 2-player agent
+    V2=results/v3_agents/warm_start/ppo-standard_en-2p-v2   # the v2 2-player agent
     python -m training.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent $V2
     python -m training.search_probe --players 2 --rounds 2000 --batch-size 250 --agent $V2 --z inf
     python -m training.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent $V2 \

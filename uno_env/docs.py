@@ -196,9 +196,9 @@ def environment_page(preset: str) -> str:
         if starts and min(starts) > 0:  # a layout that extends another: say what its first positions hold
             before = [n for n in layouts() if n != name and _observer(preset, PLAYERS[-1], n) is not None
                       and _observer(preset, PLAYERS[-1], n).size == min(starts)]
-            lead = (f"At {PLAYERS[-1]} players, positions 0 to {min(starts) - 1} hold " + (f"every slice of layout `{before[0]}` "
-                    f"([below](#observation-space-{before[0]}))" if before else "the slices of the layout it extends")
-                    + ", unchanged; then:\n\n")
+            held = (f"every slice of layout `{before[0]}` ([below](#observation-space-{before[0]}))" if before
+                    else "the slices of the layout it extends")
+            lead = f"At {PLAYERS[-1]} players, positions 0 to {min(starts) - 1} hold {held}, unchanged; then:\n\n"
         layout_sections.append(f"## {title} {{ #observation-space-{name} }}\n\n" + lead
                                + observation_table((preset,) * 1, PLAYERS[-1], name).replace(
                                    f"| {preset}, {PLAYERS[-1]}p |", f"| position, {PLAYERS[-1]}p |", 1))

@@ -161,12 +161,22 @@ class VecGame:
         return self.engine.actions.names
 
     def action_name(self, i: int) -> str:
+        """The code of action id ``i``, e.g. ``"play R5"``, ``"play W G"`` (a wild, declaring green),
+        ``"draw"``, ``"catch @1"`` (docs/notation.md#legend explains every code).  Ids are columns of
+        ``legal_mask()`` and what ``step`` takes; they depend on the rules and player count.  Raises
+        ``ValueError`` for an id out of range."""
         return self.engine.actions.name(i)
 
     def action_index(self, name: str) -> int:
+        """The action id of the code ``name`` (the inverse of ``action_name``):
+        ``game.step(np.array([game.action_index("draw")]))``.  Raises ``ValueError`` naming the code and
+        showing what codes look like if no action has it."""
         return self.engine.actions.id(name)
 
     def legal_actions(self, row: int = 0) -> list[str]:
+        """The codes of the actions legal in game ``row`` for the seat asked, in id order, e.g.
+        ``['play Y2', 'play W R', ..., 'draw']``; empty where the round is over.  ``legal_mask()`` gives
+        the same as a boolean array over all ids."""
         return [self.engine.actions.names[j] for j in np.flatnonzero(self.state.mask[row])]
 
     def snapshot(self, row: int = 0) -> dict:
