@@ -1,5 +1,5 @@
 """The scripted bots' decisions, pinned: ``heuristic``, ``greedy`` and ``random`` must keep playing exactly
-as they did when the trained agents' targets were set against them (issue #25), so a change to a bot
+as they did when the trained agents' win-rate targets were set against them, so a change to a bot
 cannot quietly move every published win rate.
 
 Each configuration plays a seeded batch of games with a mixed table (``heuristic``, ``greedy``,
