@@ -18,8 +18,9 @@
 
 With ``game`` given, a trained policy is checked against the game's env version and layouts, in the
 observation layout it was trained on (its ``observation``: ``v3``, which needs a game that keeps the
-table's memory, ``VecGame(..., observation="v3")``; or ``v2`` for agents exported before v3, which read
-the first part of a v3 observation; the training envs give each opponent its own layout).
+table's memory, as ``VecGame`` does by default (``observation="v3"``); or ``v2`` for agents exported
+before v3, which read the first part of a v3 observation; the training envs give each opponent its own
+layout).
 ``observation_for(names)`` says, from the agents' metadata alone, which layout a game for them needs.
 """
 

@@ -27,6 +27,27 @@ class Agent(Protocol):
         ...
 
 
+class ModelMismatchError(ValueError):
+    """An agent that does not fit the game it is asked to play: a saved policy trained for another
+    configuration or layout, or observations or masks of another width than the agent reads."""
+
+
+def check_width(name: str, observations: np.ndarray, sizes, action_masks: np.ndarray | None = None,
+                actions: int | None = None) -> None:
+    """Raise ``ModelMismatchError`` naming both sizes if the batch's observation width is not one of
+    ``sizes`` (or, with ``actions``, its mask's width is not ``actions``)."""
+    sizes = sorted({int(s) for s in ([sizes] if isinstance(sizes, (int, np.integer)) else sizes)})
+    width = observations.shape[1]
+    if width not in sizes:
+        raise ModelMismatchError(
+            f"{name} reads observations of {' or '.join(map(str, sizes))} numbers, got {width}: a game made with "
+            f"another observation layout, rules or player count (VecGame and every env observe layout 'v3' by "
+            f"default; pass the game to agents.load(..., game=game) to check it when loading)")
+    if actions is not None and action_masks is not None and action_masks.shape[1] != actions:
+        raise ModelMismatchError(f"{name} chooses among {actions} actions, got action masks of "
+                                 f"{action_masks.shape[1]}: a game with other rules or another player count")
+
+
 def check_batch(observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Validate and normalise a batch: 2-D observations, a bool mask with a legal action per row."""
     obs = np.asarray(observations)

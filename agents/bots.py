@@ -13,7 +13,7 @@ import numpy as np
 from uno_env.core.cards import SWAP_IN_TURN
 from uno_env.core.state import DRAWN, PENDING, TURN  # phase ids of the observation's ``phase`` slot
 
-from .base import check_batch, one_blas_thread
+from .base import ModelMismatchError, check_batch, one_blas_thread
 from .view import FREE, NUM_COLORS, ObsView
 
 
@@ -38,7 +38,7 @@ class _ScriptedBot:
     def act(self, observations, action_masks, rng=None) -> np.ndarray:
         obs, mask = check_batch(observations, action_masks)
         if obs.shape[1] not in self.sizes or mask.shape[1] != self.view.A:
-            raise ValueError(f"the {self.name!r} bot was built for observations of size "
+            raise ModelMismatchError(f"the {self.name!r} bot was built for observations of size "
                              f"{' or '.join(map(str, sorted(self.sizes)))} "
                              f"and {self.view.A} actions; got {obs.shape[1]} and {mask.shape[1]} (pass the "
                              f"game it plays to agents.load)")

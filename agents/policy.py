@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import check_batch, sample
+from .base import ModelMismatchError, check_batch, check_width, sample
 
 FORMAT = "uno-env-policy/1"
 
@@ -46,10 +46,6 @@ def layout_fingerprint(game, observation: str | None = None) -> dict[str, Any]:
             "action_fingerprint": h_act}
 
 
-class ModelMismatchError(ValueError):
-    """A saved policy that does not fit the game it is asked to play."""
-
-
 class PolicyAgent:
     """A (Maskable) actor-critic policy acting on batches: ``act(obs, masks) -> actions``.
 
@@ -71,9 +67,11 @@ class PolicyAgent:
         self.observation = layout_of(self.meta)
         self.size = self.meta.get("observation_size")
 
-    def _own_layout(self, obs: np.ndarray) -> np.ndarray:
+    def _own_layout(self, obs: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         if self.observation == "v2" and self.size and obs.shape[1] > self.size:
             obs = obs[:, :self.size]  # a v3 observation starts with the v2 one (uno_env.core.observe)
+        size = self.size or self.policy.observation_space.shape[0]
+        check_width(self.name, obs, size, mask, self.meta.get("num_actions") or self.policy.action_space.n)
         return obs.astype(np.float32, copy=False)
 
     def probabilities(self, observations, action_masks) -> np.ndarray:
@@ -82,13 +80,13 @@ class PolicyAgent:
 
         obs, mask = check_batch(observations, action_masks)
         with torch.no_grad():
-            obs_t = torch.as_tensor(self._own_layout(obs), device=self.policy.device)
+            obs_t = torch.as_tensor(self._own_layout(obs, mask), device=self.policy.device)
             return self.policy.get_distribution(obs_t, action_masks=mask).distribution.probs.cpu().numpy()
 
     def act(self, observations, action_masks, rng=None) -> np.ndarray:
         obs, mask = check_batch(observations, action_masks)
         if self.deterministic or rng is None:
-            actions, _ = self.policy.predict(self._own_layout(obs), deterministic=self.deterministic,
+            actions, _ = self.policy.predict(self._own_layout(obs, mask), deterministic=self.deterministic,
                                              action_masks=mask)
             return np.asarray(actions, np.int64).reshape(-1)
         return sample(self.probabilities(obs, mask), rng)

@@ -24,7 +24,7 @@ import numpy as np
 
 from uno_env.core.cards import NUM_COLOR_STATES
 
-from .base import check_batch, choose
+from .base import check_batch, check_width, choose
 
 
 class ColourMaps:
@@ -145,6 +145,7 @@ class ColourAveraged:
 
     def probabilities(self, observations, action_masks) -> np.ndarray:
         obs, mask = check_batch(observations, action_masks)
+        check_width(self.name, obs, self.maps.obs.shape[1], mask, self.maps.act.shape[1])  # the game it was built for
         n, B = len(self.maps.perms), obs.shape[0]
         renamed = obs[:, self.maps.obs].transpose(1, 0, 2).reshape(n * B, -1)  # renaming-major, (n * B, D)
         renamed_mask = mask[:, self._back].transpose(1, 0, 2).reshape(n * B, -1)

@@ -1,6 +1,8 @@
 """Throughput of the batched core (``uno_env.VecGame``) against RLCard's ``UnoGame``, side by side.
 
-What is measured, for every preset x batch size x policy (one JSON line each):
+What is measured, for every preset x batch size x policy (one JSON line each). The games observe layout
+``v2`` (``VecGame``'s default is ``v3``): the rules alone, without the table's memory, which RLCard's game
+does not keep either; ``benchmarks/ab_core.py --observation v3`` measures the memory's cost.
 
 * **The loop timed** is what a random-play rollout does: read the legal mask, pick one action per game
   with a batched random policy, ``game.step(actions)``, count the finished rounds. Finished rounds are
@@ -122,7 +124,7 @@ def run_steps(game: VecGame, policy: Callable[[], np.ndarray], seconds: float,
 
 def bench_setting(preset: str, players: int, batch_size: int, policy_name: str, args) -> dict:
     """Warm up, then alternate core and peer windows; return the JSON record of one setting."""
-    game = VecGame(preset, num_players=players, batch_size=batch_size, seed=args.seed)
+    game = VecGame(preset, num_players=players, batch_size=batch_size, seed=args.seed, observation="v2")
     policy = make_policy(game, policy_name, np.random.default_rng(args.seed))
     warm = run_steps(game, policy, args.warmup, min_rounds=args.warmup_rounds * batch_size,
                      max_seconds=args.warmup_max)
@@ -174,7 +176,7 @@ def bench_memory(preset: str, players: int, batch_size: int, args) -> dict:
     gc.collect()
     tracemalloc.start()
     try:
-        game = VecGame(preset, num_players=players, batch_size=batch_size, seed=args.seed)
+        game = VecGame(preset, num_players=players, batch_size=batch_size, seed=args.seed, observation="v2")
         built, _ = tracemalloc.get_traced_memory()
         tracemalloc.reset_peak()
         policy = make_policy(game, "uniform", np.random.default_rng(args.seed))

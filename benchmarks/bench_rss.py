@@ -49,7 +49,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.smoke:
         args.batch_size, args.game_steps, args.samples = 64, 64 * 40, 4
-    game = VecGame(args.rules, args.players, args.batch_size, seed=args.seed)
+    game = VecGame(args.rules, args.players, args.batch_size, seed=args.seed, observation="v2")
     bonus = (game.engine.A_KIND == PLAY).astype(np.float32)
     rng = np.random.default_rng(args.seed)
     steps = max(1, int(args.game_steps // args.batch_size))

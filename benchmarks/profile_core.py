@@ -45,7 +45,7 @@ def _name(func: tuple[str, int, str]) -> str:
 
 def profile(preset: str, players: int, batch_size: int, policy_name: str, steps: int, top: int,
             warmup_rounds: float, seed: int, text: bool) -> dict:
-    game = VecGame(preset, num_players=players, batch_size=batch_size, seed=seed)
+    game = VecGame(preset, num_players=players, batch_size=batch_size, seed=seed, observation="v2")
     policy = make_policy(game, policy_name, np.random.default_rng(seed))
     run_steps(game, policy, 0.5, min_rounds=warmup_rounds * batch_size, max_seconds=20.0)
     prof = cProfile.Profile()
@@ -81,7 +81,7 @@ def passes(preset: str, players: int, batch_size: int, policy_name: str, steps: 
     """Per settling pass (index 0, 1, ...): how often it runs per step, its mean rows, its time."""
     import time
 
-    game = VecGame(preset, num_players=players, batch_size=batch_size, seed=seed)
+    game = VecGame(preset, num_players=players, batch_size=batch_size, seed=seed, observation="v2")
     policy = make_policy(game, policy_name, np.random.default_rng(seed))
     run_steps(game, policy, 0.5, min_rounds=warmup_rounds * batch_size, max_seconds=20.0)
     engine, log, ends = game.engine, [], []

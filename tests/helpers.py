@@ -17,7 +17,7 @@ from uno_env.table import Table, _Tape, seat_view
 
 PRESET_NAMES = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
 # the trained agents that read the v2 layout (shipped before the v3 agents, kept as their warm start)
-V2_AGENTS = {p: str(Path(__file__).resolve().parents[1] / "training" / "results" / "v3_agents" / "warm_start"
+V2_AGENTS = {p: str(Path(__file__).resolve().parents[1] / "results" / "v3_agents" / "warm_start"
                     / f"ppo-standard_en-{p}p-v2") for p in (2, 4)}
 
 

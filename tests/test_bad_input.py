@@ -18,9 +18,16 @@ import pytest
 import agents
 from uno_env import IllegalActionError, PositionError, VecGame, make_rules, uno_v3
 from uno_env.cli import main as cli_main
-from uno_env.sb3 import UnoVecEnv
 from uno_env.scenarios import main as scenarios_main
 from uno_env.vector import UnoVectorEnv
+
+
+def UnoVecEnv(*args, **kwargs):
+    """``uno_env.sb3.UnoVecEnv``, which needs stable-baselines3 (the "train" extra): its cases skip without it."""
+    pytest.importorskip("stable_baselines3")
+    from uno_env.sb3 import UnoVecEnv as env
+    return env(*args, **kwargs)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,5 +1,5 @@
 """The scripted bots' decisions, pinned: ``heuristic``, ``greedy`` and ``random`` must keep playing exactly
-as they did when the trained agents' targets were set against them (issue #25), so a change to a bot
+as they did when the trained agents' win-rate targets were set against them, so a change to a bot
 cannot quietly move every published win rate.
 
 Each configuration plays a seeded batch of games with a mixed table (``heuristic``, ``greedy``,
@@ -42,7 +42,7 @@ def decide(config: str) -> dict:
     from uno_env import VecGame
 
     rules, players = CONFIGS[config]
-    game = VecGame(rules, players, batch_size=GAMES, seed=11)
+    game = VecGame(rules, players, batch_size=GAMES, seed=11, observation="v2")  # the layout the pins were taken in
     bots = {name: agents.load(name, game=game, seed=3) for name in BOTS}
     table = [bots[name] for name in BOTS]  # who moves: seat s of game g is table[(s + g) % 3]
     decisions = {name: [] for name in BOTS}

@@ -1,12 +1,11 @@
 """The documentation is part of the interface: every rule the code cites resolves to docs/rules.md, the
 notation's legend explains every card and action code, the generated pages cover the code's tables, and
-the site builds with ``mkdocs build --strict`` (a broken link or a missing page fails)."""
+the site builds with ``properdocs build --strict`` (a broken link or a missing page fails)."""
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -132,19 +131,50 @@ def test_the_environment_page_example_runs():
     exec(compile(code, "environments/house_cn.md", "exec"), {"__name__": "docs_example"})
 
 
-def test_mkdocs_build_strict_passes(tmp_path):
-    if shutil.which("mkdocs") is None:
-        pytest.skip("mkdocs is not installed (pip install -e '.[dev]' installs it)")
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site as ``properdocs build --strict`` writes it (the command in the README), and its output."""
+    pytest.importorskip("properdocs", reason="properdocs is not installed (pip install -e '.[dev]' installs it)")
     for module in ("material", "mkdocstrings", "mkdocs_gen_files"):
         pytest.importorskip(module, reason=f"{module} is not installed (pip install -e '.[dev]' installs it)")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true",
-           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    out = tmp_path_factory.mktemp("site")
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_MKDOCS_2_WARNING", "DISABLE_MKDOCS_2_WARNING")}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")
+    proc = subprocess.run([sys.executable, "-m", "properdocs", "build", "--strict", "-f", "mkdocs.yml",
+                           "--site-dir", str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return out, proc.stdout + proc.stderr
+
+
+def test_the_site_builds_strict_with_every_page(site):
+    out, _ = site
     for page in ("index.html", "rules/index.html", "notation/index.html", "options/index.html",
                  "environments/flip_jp/index.html", "benchmarks/core_decisions.png"):
-        assert (tmp_path / "site" / page).exists(), page
+        assert (out / page).exists(), page
+
+
+def test_the_build_prints_no_third_party_notice(site):
+    """The theme's end-of-life notice and a plugin's "switch to ProperDocs" notice read as errors; neither
+    is printed when the site is built with ProperDocs (pyproject.toml says why it builds the site)."""
+    _, log = site
+    for notice in ("end of life", "ProperDocs", "WARNING", "\x1b["):
+        assert notice not in log, f"the build printed {notice!r}:\n{log[:2000]}"
+
+
+def test_every_environment_page_has_a_heading_for_each_observation_layout(site):
+    """Read from the built HTML: a heading written right under a table's last row renders as one more row
+    of the table (no heading, no contents entry), which neither --strict nor the markdown shows."""
+    out, _ = site
+    for preset in PRESETS:
+        html = (out / "environments" / preset / "index.html").read_text(encoding="utf-8")
+        h2 = {m.group(1): re.sub(r"<[^>]+>|&para;", "", m.group(2)).strip()
+              for m in re.finditer(r'<h2 id="([\w-]+)">(.*?)</h2>', html, flags=re.S)}
+        for layout in docs.layouts():
+            anchor = f"observation-space-{layout}"
+            assert anchor in h2, f"{preset}: no h2 for layout {layout}; the h2s are {list(h2.values())}"
+            assert h2[anchor].startswith(f"Observation space, layout {layout}"), (preset, h2[anchor])
+            assert f'href="#{anchor}"' in html, f"{preset}: layout {layout} is not in the page's contents"
+        assert h2["observation-space-v3"] == "Observation space, layout v3 (the default)", preset
 
 
 def test_uno_version_names_the_package_and_the_environment_version(capsys):

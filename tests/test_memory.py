@@ -126,7 +126,7 @@ def test_a_batch_observes_in_v3_as_each_game_alone(rules):
 @pytest.mark.parametrize("rules", PRESETS)
 def test_turning_the_memory_on_changes_no_game(rules):
     on = VecGame(rules, 4, batch_size=32, seed=5, observation="v3")
-    off = VecGame(rules, 4, batch_size=32, seed=5)
+    off = VecGame(rules, 4, batch_size=32, seed=5, observation="v2")
     assert off.engine.memory is None
     rng = np.random.default_rng(1)
     for _ in range(200):

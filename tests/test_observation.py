@@ -1,4 +1,5 @@
-"""Observations: the layout table, bounds, and that a seat sees exactly what rules §1.10 allows."""
+"""Observations of layout v2 (v3 starts with it; its additions are tested in test_observation_v3.py): the layout
+table, bounds, and that a seat sees exactly what rules §1.10 allows."""
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ from uno_env.core.observe import SLOTS
 
 
 def test_the_layout_is_the_documented_table_in_order():
-    game = VecGame("flip_jp", 3)
+    game = VecGame("flip_jp", 3, observation="v2")
     spec = game.observer.spec
     assert [s.name for s in spec] == [name for name, _, _ in SLOTS]
     assert spec[0].start == 0 and spec[-1].stop == game.observation_size
@@ -20,13 +21,13 @@ def test_the_layout_is_the_documented_table_in_order():
 
 
 def test_one_sided_decks_have_no_flip_slices():
-    names = [s.name for s in VecGame("standard_en", 4).observer.spec]
+    names = [s.name for s in VecGame("standard_en", 4, observation="v2").observer.spec]
     assert "side" not in names and "opponent_backs" not in names
 
 
 @pytest.mark.parametrize("rules", ["standard_en", "house_cn", "solo_bga", "flip_jp"])
 def test_observations_stay_within_their_bounds(rules):
-    game = VecGame(rules, 4, batch_size=16, seed=1)
+    game = VecGame(rules, 4, batch_size=16, seed=1, observation="v2")
     low, high = game.observer.bounds()
     rng = np.random.default_rng(0)
     for _ in range(200):
@@ -77,7 +78,7 @@ def test_flip_the_back_of_the_draw_pile_top_card_is_public():
 
 
 def test_flip_backs_are_hidden_when_the_option_is_off():
-    game = VecGame("flip_jp", 3, flip_back_faces_visible=False)
+    game = VecGame("flip_jp", 3, flip_back_faces_visible=False, observation="v2")
     assert "opponent_backs" not in game.observer.slots
 
 
@@ -138,13 +139,13 @@ def test_no_observation_or_legal_action_depends_on_what_the_seat_cannot_see(rule
     rng = np.random.default_rng(3)
     checked = 0
     for players in (2, 4, 7):
-        game = VecGame(rules, players, batch_size=1, seed=players, **options)
+        game = VecGame(rules, players, batch_size=1, seed=players, **options, observation="v2")
         for step in range(120):
             if step % 15 == 14:
                 snap = game.snapshot(0)
                 for seat in range(players):
                     for _ in range(5):  # a new deal that leaves the seat asked a real choice (else it
-                        other = VecGame.from_position(_deal_hidden_anew(snap, seat, rng))  # moves on)
+                        other = VecGame.from_position(_deal_hidden_anew(snap, seat, rng), observation="v2")  # moves on)
                         if other.state.turn_count[0] == game.state.turn_count[0]:
                             break
                     else:

@@ -301,7 +301,7 @@ def test_what_a_seat_cannot_see_does_not_change_its_v3_observation(rules):
 
 def test_the_v3_layout_is_the_v2_layout_then_the_memory_slices():
     for rules, players in (("standard_en", 4), ("flip_jp", 3), ("solo_bga", 10)):
-        v2 = Observer(VecGame(rules, players).engine)
+        v2 = Observer(VecGame(rules, players, observation="v2").engine)
         v3 = VecGame(rules, players, observation="v3").observer
         memory_slots = [n for n, _, _ in SLOTS_V3 if n != "discard_backs" or v3.backs]
         assert [s.name for s in v3.spec] == [s.name for s in v2.spec] + memory_slots
@@ -311,7 +311,7 @@ def test_the_v3_layout_is_the_v2_layout_then_the_memory_slices():
 
 @pytest.mark.parametrize("rules", PRESETS)
 def test_a_v3_observation_starts_with_the_v2_observation(rules):
-    v2 = VecGame(rules, 4, batch_size=8, seed=3)
+    v2 = VecGame(rules, 4, batch_size=8, seed=3, observation="v2")
     v3 = VecGame(rules, 4, batch_size=8, seed=3, observation="v3")
     rng = np.random.default_rng(0)
     for _ in range(100):
@@ -340,7 +340,7 @@ def test_observation_bounds_are_finite_and_hold_in_play(rules):
 
 
 def test_v3_without_the_memory_is_a_clear_error():
-    game = VecGame("standard_en", 2)
+    game = VecGame("standard_en", 2, observation="v2")
     with pytest.raises(ValueError, match="memory"):
         Observer(game.engine, "v3").observe(game.state, np.array([0]), np.array([0]))
     with pytest.raises(ValueError, match="observation='v4' is not a layout"):
@@ -387,7 +387,7 @@ def test_a_v2_agent_plays_a_v3_game_as_it_plays_a_v2_game():
 
     import agents
 
-    v2 = VecGame("standard_en", 4, batch_size=32, seed=4)
+    v2 = VecGame("standard_en", 4, batch_size=32, seed=4, observation="v2")
     v3 = VecGame("standard_en", 4, batch_size=32, seed=4, observation="v3")
     a2, a3 = agents.load(V2_AGENTS[4], game=v2), agents.load(V2_AGENTS[4], game=v3)
     assert a3.observation == "v2"
@@ -422,4 +422,4 @@ def test_a_model_trained_on_v3_is_refused_by_a_game_without_the_memory():
     assert meta["observation"] == "v3"
     check_compatible(meta, VecGame("standard_en", 2, observation="v3"), "model.json")
     with pytest.raises(ModelMismatchError, match="observation='v3'"):
-        check_compatible(meta, VecGame("standard_en", 2), "model.json")
+        check_compatible(meta, VecGame("standard_en", 2, observation="v2"), "model.json")

@@ -4,13 +4,15 @@ import json
 
 import numpy as np
 import pytest
-import torch
 from helpers import V2_AGENTS, position
 
-import agents
-from agents.privileged import PrivilegedCriticPolicy, actor_only, load_actor
-from uno_env.learner import LearnerGames
-from uno_env.sb3 import UnoVecEnv
+torch = pytest.importorskip("torch")  # the "train" extra: skipped, and says so, without it
+pytest.importorskip("sb3_contrib")
+
+import agents  # noqa: E402
+from agents.privileged import PrivilegedCriticPolicy, actor_only, load_actor  # noqa: E402
+from uno_env.learner import LearnerGames  # noqa: E402
+from uno_env.sb3 import UnoVecEnv  # noqa: E402
 
 
 def _face(game, name: str, side: int = 0) -> int:

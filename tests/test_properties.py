@@ -6,9 +6,11 @@ batch plays as it does alone; a snapshot taken mid-game rebuilds a game with the
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +18,15 @@ from uno_env import VecGame
 from uno_env.core.config import OPTIONS, PRESETS
 from uno_env.core.invariants import violations
 from uno_env.core.state import OVER
-from uno_env.sb3 import UnoVecEnv
+
+
+def _has(module: str) -> bool:
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
 
 # options whose every allowed value is combinable with any preset of a deck
 _FREE = ["stacking", "stack_skip", "draw_penalty_skips_turn", "jump_in", "jump_in_wilds", "jump_in_priority",
@@ -71,9 +81,12 @@ def test_random_play_under_any_rule_combination_keeps_every_invariant(config, se
         assert not problems, f"{preset} {players}p {options} step {step}: {problems}"
 
 
+@pytest.mark.skipif(not _has("stable_baselines3"), reason="the SB3 env needs stable-baselines3 (the 'train' extra)")
 @SETTINGS
 @given(configs(), st.integers(0, 2**31 - 1))
 def test_the_learner_env_asks_the_learner_in_every_game_under_any_rule_combination(config, seed):
+    from uno_env.sb3 import UnoVecEnv
+
     """Opponents move inside the step until the learner's turn; rounds that end before it (even at
     their deal) are dealt again, so every game always waits on a legal learner action."""
     preset, players, options = config

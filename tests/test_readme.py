@@ -54,3 +54,23 @@ def test_every_link_leads_to_a_file_and_anchor_of_the_repository():
 
 def test_the_readme_has_no_unfilled_placeholders():
     assert "@@" not in README and "TODO" not in README
+
+
+def test_the_vecgame_block_prints_the_width_every_env_observes(capsys):
+    """VecGame observes the default layout (v3) as every env does, and the README says what it prints."""
+    from uno_env import uno_v3
+
+    code = next(c for c in PY_BLOCKS if "VecGame(" in c and "observe()" in c)
+    exec(compile(code, "README.md", "exec"), {"__name__": "readme_example"})
+    printed = capsys.readouterr().out.strip()
+    env = uno_v3.env(rules="standard_en", num_players=4)
+    width = env.observation_space("player_0")["observation"].shape[0]
+    assert printed == f"(1024, 4) (1024, {width})"
+    assert f"# {printed}" in code  # the block's comment shows that output
+
+
+def test_the_light_install_and_the_test_suites_needs_are_said():
+    install = README.split("## Install and run", 1)[1].split("\n## ", 1)[0]
+    assert "pip install -e ." in install and "no PyTorch" in install
+    assert "minutes" in install and "chromium" in install and "scale" in install
+    assert (ROOT / "LICENSE").is_file() and "MIT License" in (ROOT / "LICENSE").read_text()

@@ -20,7 +20,7 @@ from training import ppo_lean, recipe  # noqa: E402
 from training.recipe import RECIPES, Builder, Recipe, Run, Soup  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-RECORDS = ROOT / "training" / "results" / "v3_agents" / "run_records"
+RECORDS = ROOT / "results" / "v3_agents" / "run_records"
 # what a recipe may set differently from the recorded run: where files are, and the run's length and bookkeeping
 # (a run recorded past the recipe's total, as ens2p was, shipped the snapshot at the recipe's total)
 FREE = {"init_agent", "distill", "run_name", "runs_dir", "total_steps", "progress", "torch_threads", "resume",
@@ -182,11 +182,25 @@ def test_a_failing_step_stops_the_build_and_names_itself(tmp_path):
 
 def test_the_plan_of_a_fresh_build_gives_the_first_command_and_what_each_later_step_waits_on(tmp_path, capsys):
     assert recipe.main(["ppo-standard_en-2p", "--dry-run", "--dir", str(tmp_path)]) == 0
-    rows = capsys.readouterr().out.splitlines()
-    assert len(rows) == len(RECIPES["ppo-standard_en-2p"].steps)
-    assert "training.ppo_lean" in rows[0] and "--distill" in rows[0]
-    assert "(after ca4-s1601, ca4-s1602)" in rows[-1]
+    head, *rows = capsys.readouterr().out.splitlines()
+    steps = RECIPES["ppo-standard_en-2p"].steps
+    assert head.startswith("ppo-standard_en-2p: ") and f"{len(steps)} steps" in head
+    assert len(rows) == 2 * len(steps)  # each step: what it does in words, then its state, folder and command
+    assert rows[0].startswith(" 1. distil the mean of three policies")
+    assert "folder ens2p: python -m training.ppo_lean" in rows[1] and "--distill" in rows[1]
+    assert rows[-2] == "17. a model soup of steps 15 and 16: the shipped network"
+    assert rows[-1].endswith("folder soup42: (after steps 15 and 16)")
     assert not tmp_path.joinpath("logs").exists()  # a dry run starts nothing
+
+
+def test_every_step_is_said_in_words_with_its_inputs_by_number():
+    for r in RECIPES.values():
+        for i, step in enumerate(r.steps, 1):
+            text = r.describe(step.name)
+            assert step.about and "{" not in text, (r.agent, step.name, text)
+            assert not any(n in text for n in r.by_name), f"{step.name}: run ids stay folder names: {text}"
+            assert all(f"step {r.number(n)}" in text or f" {r.number(n)}" in text for n in step.needs)
+            assert r.number(step.name) == i
 
 
 @pytest.mark.parametrize("argv,message", [

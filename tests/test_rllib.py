@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -98,7 +99,14 @@ def test_one_iteration_on_local_ray_with_2_env_runners_reports_sampled_steps(tra
     m = LAST_LINE.match(lines[-1])
     assert m, lines[-3:]
     assert int(m.group(1)) > 0 and int(m.group(2)) >= int(m.group(1))
-    assert any(x.startswith("[eval] vs greedy: win rate") for x in lines)
+    evals = [x for x in lines if x.startswith("[eval] vs greedy: win rate")]
+    assert len(evals) == 1 and "sampled" in evals[0] and "greedy" in evals[0].split(":", 1)[1]
+    meta = json.loads((ckpt / "uno_rllib.json").read_text())
+    (played,) = meta["evaluation"]
+    assert played["bot"] == "greedy"
+    for how in ("sampled", "greedy"):  # both ways of playing the policy are reported, each with its interval
+        lo, hi = played[how]["ci95"]
+        assert played[how]["games"] == 8 and lo <= played[how]["win_rate"] <= hi
     assert (ckpt / "rllib_checkpoint.json").exists() and (ckpt / "uno_rllib.json").exists()
 
 

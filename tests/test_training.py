@@ -52,7 +52,7 @@ def test_a_short_training_run_writes_the_run_folder(tmp_path):
 
 
 def test_a_sampling_policy_agent_draws_from_the_rng_it_is_given():
-    game = VecGame("standard_en", 2, batch_size=64, seed=0)
+    game = VecGame("standard_en", 2, batch_size=64, seed=0, observation="v2")
     sampler = PolicyAgent(agents.load(V2_AGENTS[2]).policy, deterministic=False)  # reads v2, as the game
     obs, mask = game.observe(), game.legal_mask()
     first = sampler.act(obs, mask, np.random.default_rng(5))
@@ -227,7 +227,7 @@ def test_evaluation_plot_draws_a_sweep(tmp_path):
 def test_evaluation_plot_fits_long_agent_names(tmp_path):
     """An ensemble of policies named by path gets a short, wrapped label, and the layout still fits."""
     import warnings
-    long = "+".join(f"training/results/v3_agents/ensemble_members/member_{i}_step_8028160.json" for i in range(4))
+    long = "+".join(f"results/v3_agents/ensemble_members/member_{i}_step_8028160.json" for i in range(4))
     entries = [EntryResult(slot, agent, 100, wins, wins / 100, wilson(wins, 100), 0.0)
                for slot, (agent, wins) in enumerate([(long, 57), ("heuristic", 43)])]
     with warnings.catch_warnings():

@@ -35,6 +35,7 @@ from agents.bots import HeuristicAgent
 from uno_env import VecGame
 from uno_env.core import legal
 from uno_env.core.invariants import row_counts
+from uno_env.core.observe import Observer
 from uno_env.core.state import DRAWN, OVER, TURN, State
 
 # fields every particle must share with the real game after a step (all public to the seat)
@@ -55,7 +56,8 @@ class ParticleBelief:
             raise ValueError("the belief follows one-sided decks only")
         if particles < 1:
             raise ValueError(f"particles={particles} is too few; at least 1")
-        self.e, self.observer, self.rng, self.M = e, game.observer, rng, particles
+        # the particle worlds keep no table memory, and the bot reads the v2 layout: observe them in v2
+        self.e, self.observer, self.rng, self.M = e, Observer(e, "v2"), rng, particles
         self.bot = HeuristicAgent(game)
         self.deal_again = deal_again  # (state, seats) -> None: uniform deal of the unseen cards (the search's)
         B = game.state.batch_size

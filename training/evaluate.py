@@ -70,6 +70,8 @@ class MatchResult:
     lineup: list[str]
     entries: list[EntryResult] = field(default_factory=list)
     void_games: int = 0
+    seed: int | None = None  # the deals: row i of the batch plays the games seeded seed + i (VecGame)
+    batch_size: int | None = None
 
     def to_markdown(self) -> str:
         lines = [f"{self.rules}, {self.players} players, {self.games} {self.episode}s, seats rotated",
@@ -214,7 +216,8 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
         bar.close()
     seconds = time.perf_counter() - t0
     counted = done - void
-    result = MatchResult(str(game.rules.name), P, episode, done, seconds, names, void_games=void)
+    result = MatchResult(str(game.rules.name), P, episode, done, seconds, names, void_games=void, seed=seed,
+                         batch_size=B)
     mus = _ratings(winners, P) if want_ratings and winners else None
     for s in range(P):
         lo, hi = wilson(int(wins[s]), counted)

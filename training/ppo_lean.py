@@ -4,7 +4,7 @@
     python -m training.ppo_lean --run-name lean4p --resume --total-steps 20000000   # continue, not restart
     python -m training.ppo_lean --run-name lean4p --resume --total-steps 30000000 --learning-rate 1e-4  # anneal
 
-Why it exists: training throughput is the budget (issue #25).  MaskablePPO over ``uno_env.sb3.UnoVecEnv``
+Why it exists: on a small machine, training throughput is the budget.  MaskablePPO over ``uno_env.sb3.UnoVecEnv``
 stays the supported path (``training.train_ppo``); this loop drives ``uno_env.learner.LearnerGames``
 directly, so that one Python round trip steps many games (1,024 by default, against SB3's recipe of 64):
 the opponents' batched ``act`` calls and the core's ``step_rows`` cost about the same per call whatever
@@ -303,7 +303,7 @@ def distill(trainer: LeanPPO, log=print) -> dict:
     head the discounted outcome that followed, so PPO starts from the teacher's strength with a critic
     that already knows it.  A tenth of the games are held out to measure agreement (the share of held-out
     decisions where the network's most likely action is the teacher's), which says whether the network is
-    big enough to represent the teacher (issue #25 asks for 98% before PPO)."""
+    big enough to represent the teacher (aim for about 98% before PPO)."""
     import agents
 
     cfg, games, net = trainer.cfg, trainer.games, trainer.net

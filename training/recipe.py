@@ -6,7 +6,9 @@
     python -m training.recipe ppo-standard_en-2p --given r112=runs/r112.json   # start from a step's product
 
 Why it exists: a shipped agent is a lineage (a cloned ensemble, fine-tunes, model soups of them, fine-tunes
-of the soups), and each step names the product of the one before.  Here each agent's lineage is data (a
+of the soups), and each step names the product of the one before.  (A model soup is one network whose
+weights are the average of several fine-tunes of one parent; a fine-tune is a short PPO run started from a
+trained network.)  Here each agent's lineage is data (a
 ``Run`` of ``training.ppo_lean`` in one or more sessions, a ``Soup`` of ``training.soup``), and the runner
 builds what the target needs, as ``make`` does: a step whose product exists is done, so the command run again
 after an interruption (a session is at most about three hours) finishes the lineage rather than restarting
@@ -35,18 +37,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-RESULTS = "training/results/v3_agents"  # the lineages' inputs kept in git (relative to the repository)
+RESULTS = "results/v3_agents"  # the lineages' inputs kept in git (relative to the repository)
 
 
 @dataclass(frozen=True)
 class Run:
     """A ``training.ppo_lean`` run: ``args`` for its first session, then each later session's
     ``(total_steps, extra args)``; ``{step}`` in an argument is that step's product.  Its product is
-    ``DIR/NAME/agent.json`` once the run has reached its last session's total."""
+    ``DIR/NAME/agent.json`` once the run has reached its last session's total.  ``about`` says what it does in
+    words (``{step}`` there becomes "step N"); ``name`` is its folder."""
     name: str
     args: str
     total_steps: int
     later: tuple[tuple[int, str], ...] = ()
+    about: str = ""
 
     @property
     def sessions(self) -> list[tuple[int, str]]:
@@ -60,9 +64,10 @@ class Run:
 @dataclass(frozen=True)
 class Soup:
     """``training.soup`` of ``members`` (step names, in order: the float sums depend on it); its product
-    is ``DIR/NAME.json``."""
+    is ``DIR/NAME.json``.  ``about`` as for ``Run``."""
     name: str
     members: tuple[str, ...]
+    about: str = ""
 
     @property
     def needs(self) -> list[str]:
@@ -86,6 +91,30 @@ class Recipe:
     def target(self):
         return self.steps[-1]
 
+    def number(self, name: str) -> int:
+        """The step's number, from 1, in the recipe's order."""
+        return list(self.by_name).index(name) + 1
+
+    def describe(self, name: str) -> str:
+        """What step ``name`` does, in words, its inputs named by their numbers ("step 4")."""
+        step = self.by_name[name]
+        refs = {n: f"step {self.number(n)}" for n in step.needs}
+        refs["members"] = self.steps_text(step.needs) if step.needs else "nothing"
+        if step.about:
+            return step.about.format(**refs)
+        if isinstance(step, Soup):
+            return "a model soup: the average of the weights of " + refs["members"]
+        return f"train with training.ppo_lean to {step.sessions[-1][0]:,} steps"
+
+    def steps_text(self, names) -> str:
+        """``steps 1, 2 and 3`` (or ``step 4``) for step names."""
+        numbers = [str(self.number(n)) for n in names]
+        return ("step " if len(numbers) == 1 else "steps ") + _and(numbers)
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
 
 def _arg(path: Path) -> str:
     """A path as the steps (run in the repository) are given it: relative inside the repository, so the
@@ -99,52 +128,74 @@ def _references(args: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------ the recipes
+# a low-noise fine-tune: large rollouts (2,048 games x 32 decisions = 65,536 samples), a small learning rate
 _FINE = "--observation v3 --ent-coef 0.001 --n-envs 2048 --n-steps 32 --batch-size 16384 --learning-rate 5e-5"
 _M2P = "--players 2 --opponents heuristic --observation v3 --n-envs 1024 --n-steps 32 --batch-size 4096"
+
+_LOW = "a low-noise fine-tune of {0} (PPO with large rollouts and a small learning rate, 4M steps, seed {1})"
+_RENAMED = ("a low-noise fine-tune of {0} on positions whose colours are renamed at random (4M steps, seed {1})")
 
 RECIPES = {r.agent: r for r in (
     Recipe(
         agent="ppo-standard_en-2p",
-        note="stop 42: the stop-40 soup r112, four generations of fine-tunes on renamed colours, the last souped",
+        note="a distilled ensemble, rounds of low-noise fine-tunes averaged into model soups, then four "
+             "generations of fine-tunes on renamed colours, the last two averaged; plays averaged over the "
+             "24 colour renamings",
         ship="--colour-average",
         steps=(
-            # stop 36: clone the mean of three policies (the v2 agent, two v3 runs kept in git), then PPO
+            # clone the mean of three policies (the v2 agent, two v3 runs kept in git), then PPO
             Run("ens2p", f"{_M2P} --learning-rate 5e-5 --ent-coef 0.001 --distill-decisions 1000000 "
                          f"--distill-epochs 8 --distill {RESULTS}/warm_start/ppo-standard_en-2p-v2+"
                          f"{RESULTS}/ensemble_members/v3w2p-e_step_8028160+"
                          f"{RESULTS}/ensemble_members/v3w2p_step_6094848",
-                32768, later=((6029312, "--snapshot-every 2000000"),)),
+                32768, later=((6029312, "--snapshot-every 2000000"),),
+                about="distil the mean of three policies kept in results/v3_agents/ into one network, then "
+                      "train it with PPO to 6M steps"),
             Run("m2p-s101", f"{_M2P} --learning-rate 2e-4 --ent-coef 0.001 --init-agent {{ens2p}} --seed 101 "
-                            f"--snapshot-every 2000000", 4000000),
+                            f"--snapshot-every 2000000", 4000000,
+                about="fine-tune {ens2p} with PPO (4M steps, learning rate 2e-4, seed 101)"),
             Run("m2p-s202", f"{_M2P} --learning-rate 3e-4 --ent-coef 0.005 --init-agent {{ens2p}} --seed 202 "
-                            f"--snapshot-every 2000000", 4000000),
-            Soup("soup3", ("ens2p", "m2p-s101", "m2p-s202")),  # shipped at stop 36
-            # stops 38-40: low-noise fine-tunes (65,536-sample rollouts, lr 5e-5), souped
-            Run("it-s101", f"{_FINE} --init-agent {{soup3}} --seed 101", 4000000),
-            Run("it-s102", f"{_FINE} --init-agent {{soup3}} --seed 102", 4000000),
-            Soup("soup38", ("it-s101", "it-s102")),  # shipped at stop 38
-            Run("it-s901", f"{_FINE} --init-agent {{soup38}} --seed 901", 4000000),
-            Run("it-s1101", f"{_FINE} --init-agent {{it-s901}} --seed 1101", 4000000),
-            Run("it-s1104", f"{_FINE} --init-agent {{it-s901}} --seed 1104", 4000000),
-            Soup("r112", ("it-s1104", "it-s1101")),  # shipped at stop 40 (played averaged over colours)
-            # stop 41: three generations on renamed colours (agents.symmetry), each from the last
-            Run("ca-s1301", f"{_FINE} --colour-augment --init-agent {{r112}} --seed 1301", 4000000),
-            Run("ca2-s1401", f"{_FINE} --colour-augment --init-agent {{ca-s1301}} --seed 1401", 4000000),
-            Run("ca3-s1501", f"{_FINE} --colour-augment --init-agent {{ca2-s1401}} --seed 1501", 4000000),
-            # stop 42: a fourth generation, two seeds, souped
-            Run("ca4-s1601", f"{_FINE} --colour-augment --init-agent {{ca3-s1501}} --seed 1601", 4000000),
-            Run("ca4-s1602", f"{_FINE} --colour-augment --init-agent {{ca3-s1501}} --seed 1602", 4000000),
-            Soup("soup42", ("ca4-s1601", "ca4-s1602")),
+                            f"--snapshot-every 2000000", 4000000,
+                about="fine-tune {ens2p} with PPO (4M steps, learning rate 3e-4, seed 202)"),
+            Soup("soup3", ("ens2p", "m2p-s101", "m2p-s202"),
+                 about="a model soup: the average of the weights of {members}"),
+            Run("it-s101", f"{_FINE} --init-agent {{soup3}} --seed 101", 4000000, about=_LOW.format("{soup3}", 101)),
+            Run("it-s102", f"{_FINE} --init-agent {{soup3}} --seed 102", 4000000, about=_LOW.format("{soup3}", 102)),
+            Soup("soup38", ("it-s101", "it-s102"), about="a model soup of {members}"),
+            Run("it-s901", f"{_FINE} --init-agent {{soup38}} --seed 901", 4000000, about=_LOW.format("{soup38}", 901)),
+            Run("it-s1101", f"{_FINE} --init-agent {{it-s901}} --seed 1101", 4000000,
+                about=_LOW.format("{it-s901}", 1101)),
+            Run("it-s1104", f"{_FINE} --init-agent {{it-s901}} --seed 1104", 4000000,
+                about=_LOW.format("{it-s901}", 1104)),
+            Soup("r112", ("it-s1104", "it-s1101"), about="a model soup of {members}"),
+            # three generations on renamed colours (agents.symmetry), each from the last
+            Run("ca-s1301", f"{_FINE} --colour-augment --init-agent {{r112}} --seed 1301", 4000000,
+                about=_RENAMED.format("{r112}", 1301)),
+            Run("ca2-s1401", f"{_FINE} --colour-augment --init-agent {{ca-s1301}} --seed 1401", 4000000,
+                about=_RENAMED.format("{ca-s1301}", 1401)),
+            Run("ca3-s1501", f"{_FINE} --colour-augment --init-agent {{ca2-s1401}} --seed 1501", 4000000,
+                about=_RENAMED.format("{ca2-s1401}", 1501)),
+            # a fourth generation, two seeds, souped
+            Run("ca4-s1601", f"{_FINE} --colour-augment --init-agent {{ca3-s1501}} --seed 1601", 4000000,
+                about=_RENAMED.format("{ca3-s1501}", 1601)),
+            Run("ca4-s1602", f"{_FINE} --colour-augment --init-agent {{ca3-s1501}} --seed 1602", 4000000,
+                about=_RENAMED.format("{ca3-s1501}", 1602)),
+            Soup("soup42", ("ca4-s1601", "ca4-s1602"),
+                 about="a model soup of {members}: the shipped network"),
         )),
     Recipe(
         agent="ppo-standard_en-4p",
-        note="stops 34-36: PPO from the v2 agent (widened to the v3 observation), annealed in three sessions",
-        ship="--colour-average",  # since stop 40
+        note="PPO from the v2 agent (widened to the v3 observation), the learning rate lowered in three "
+             "sessions; plays averaged over the 24 colour renamings",
+        ship="--colour-average",
         steps=(
             Run("v3w4p", f"--players 4 --observation v3 --init-agent {RESULTS}/warm_start/ppo-standard_en-4p-v2.json "
                          f"--n-envs 1024 --n-steps 64 --batch-size 8192 --learning-rate 2e-4 "
                          f"--checkpoint-every 1000000 --snapshot-every 4000000",
-                26214400, later=((36700160, "--learning-rate 1e-4"), (52035584, "--learning-rate 5e-5"))),
+                26214400, later=((36700160, "--learning-rate 1e-4"), (52035584, "--learning-rate 5e-5")),
+                about="widen the v2 4-player agent (results/v3_agents/warm_start/) to the v3 observation and "
+                      "train it with PPO for 52M steps, the learning rate 2e-4, then 1e-4 from 26.2M steps and "
+                      "5e-5 from 36.7M"),
         )),
     # standard_ru is standard_en with a 4-card penalty for a missed UNO (rules §4): the same deck and layouts, so
     # its agents start from the standard_en ones and are fine-tuned on its rules, on renamed colours
@@ -270,10 +321,18 @@ class Builder:
                 step = self.recipe.by_name[name]
                 if isinstance(step, Run) and self.reached(step):
                     state = f"at step {self.reached(step)}"
-                rows.append((name, state, "python " + shlex.join(self.command(name)[1:])
-                             if all(self.done(n) for n in step.needs) else "(after " + ", ".join(
-                                 n for n in step.needs if not self.done(n)) + ")"))
+                waits = [n for n in step.needs if not self.done(n)]
+                rows.append((name, state, "python " + shlex.join(self.command(name)[1:]) if not waits
+                             else f"(after {self.recipe.steps_text(waits)})"))
         return rows
+
+    def plan_text(self) -> str:
+        """The plan in words: each needed step's number, what it does, its state and folder, then its command."""
+        lines = []
+        for name, state, what in self.plan():
+            lines.append(f"{self.recipe.number(name):>2}. {self.recipe.describe(name)}")
+            lines.append(f"    {state}; folder {name}: {what}")
+        return "\n".join(lines)
 
     def build(self, jobs: int = 1, log=print) -> dict[str, float]:
         """Run what is not done, ``jobs`` steps at a time; returns each step's seconds.  A run of several
@@ -357,7 +416,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", help="where the runs go (default: runs/recipe-AGENT)")
     parser.add_argument("--jobs", type=int, default=1, help="steps run side by side (default 1)")
     parser.add_argument("--given", action="append", default=[], metavar="STEP=PATH",
-                        help="take STEP's product from PATH (an exported policy) instead of building it")
+                        help="take STEP's product from PATH (an exported policy) instead of building it; STEP is "
+                             "the step's folder name, as --dry-run shows it")
     parser.add_argument("--dry-run", action="store_true", help="print the plan and stop")
     parser.add_argument("--compare", action="store_true", help="after building, compare with the shipped weights")
     parser.add_argument("--ship", action="store_true", help="after building, replace agents/models/AGENT")
@@ -366,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.agent is None:
         for r in RECIPES.values():
-            print(f"{r.agent}: {len(r.steps)} step{'s' if len(r.steps) > 1 else ''}; {r.note}")
+            print(f"{r.agent}: {len(r.steps)} step{'s' if len(r.steps) > 1 else ''}: {r.note}")
         return 0
     try:
         if args.agent not in RECIPES:
@@ -385,8 +445,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"recipe: error: {exc}", file=sys.stderr)
         return 2
-    for name, state, what in plan:
-        print(f"{name:>10}  {state:<14} {what}")
+    print(f"{args.agent}: {recipe.note}; {len(plan)} step{'s' if len(plan) != 1 else ''} to go through, "
+          f"in {builder.root}")
+    print(builder.plan_text())
     if args.dry_run:
         return 0
     try:

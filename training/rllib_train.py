@@ -31,8 +31,9 @@ its games at once.
 
 Output: one line per iteration; the checkpoint (``--checkpoint-dir``, default ``runs/NAME``; it holds
 RLlib's ``rllib_checkpoint.json`` and our ``uno_rllib.json``, and ``agents.rllib_policy.load_rllib``
-loads it); one ``[eval]`` line per bot.  The last iteration's line is printed after the checkpoint and
-the evaluation, so the run's last line reports the sampled steps of its last iteration.
+loads it); one ``[eval]`` line per bot, with the win rate of the policy sampled and played greedily.  The last
+iteration's line is printed after the checkpoint and the evaluation, so the run's last line reports the sampled
+steps of its last iteration.
 """
 
 from __future__ import annotations
@@ -289,18 +290,28 @@ def write_meta(args: Args, path: Path, iterations: int, lifetime: int) -> None:
 
 
 def evaluate(args: Args, algo) -> list[dict]:
+    """The trained module against each of ``--eval-bots``, played two ways on the same deals: sampling its
+    actions from the policy (as PPO does while it trains) and greedily (its most likely action).  Early in
+    training the two differ a lot: the policy still spreads its probability, and its single most likely
+    action is often a draw, so greedy play can lose nearly every round that sampled play wins half of."""
     from agents.rllib_policy import RLlibAgent
     from training.evaluate import play_match
 
-    agent = RLlibAgent(algo.get_module(args.module_id), name="rllib")
+    module = algo.get_module(args.module_id)
     lines = []
     for bot in args.evaluation_bots:
-        res = play_match([agent, bot], args.rules, args.players, args.eval_games, seed=10_000 + args.seed,
-                         batch_size=min(512, args.eval_games))
-        e = res.entries[0]
-        lines.append({"bot": bot, "games": e.games, "win_rate": e.win_rate, "ci95": list(e.ci95)})
-        print(f"[eval] vs {bot}: win rate {e.win_rate:.1%} ({e.ci95[0]:.1%}-{e.ci95[1]:.1%}, {e.games} games)",
+        line = {"bot": bot}
+        for how, deterministic in (("sampled", False), ("greedy", True)):
+            agent = RLlibAgent(module, name=f"rllib-{how}", deterministic=deterministic, seed=args.seed)
+            res = play_match([agent, bot], args.rules, args.players, args.eval_games, seed=10_000 + args.seed,
+                             batch_size=min(512, args.eval_games))
+            e = res.entries[0]
+            line[how] = {"games": e.games, "win_rate": e.win_rate, "ci95": list(e.ci95)}
+        s, g = line["sampled"], line["greedy"]
+        print(f"[eval] vs {bot}: win rate sampled {s['win_rate']:.1%} ({s['ci95'][0]:.1%}-{s['ci95'][1]:.1%}), "
+              f"greedy {g['win_rate']:.1%} ({g['ci95'][0]:.1%}-{g['ci95'][1]:.1%}), {s['games']} games each",
               flush=True)
+        lines.append(line)
     return lines
 
 

@@ -2,7 +2,7 @@
 
     python -m training.search_probe --players 4 --rounds 2000 --worlds 64   # the 4-player figure of docs/training.md
     python -m training.search_probe --players 2 --rounds 2000 --worlds 32
-    V2=training/results/v3_agents/warm_start/ppo-standard_en-2p-v2   # the v2 2-player agent
+    V2=results/v3_agents/warm_start/ppo-standard_en-2p-v2   # the v2 2-player agent
     python -m training.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent $V2
     python -m training.search_probe --players 2 --rounds 2000 --batch-size 250 --agent $V2 --z inf
     python -m training.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent $V2 \
@@ -234,7 +234,8 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
     if rounds < 1 or batch_size < 1:
         raise ValueError(f"rounds and batch_size must be positive, got {rounds} and {batch_size}")
     batch_size = min(batch_size, rounds)
-    game = VecGame(rules, players, batch_size=batch_size, seed=seed, autoreset=False)
+    # v2: the sampled worlds keep no table memory, so the searching policy reads the layout without it
+    game = VecGame(rules, players, batch_size=batch_size, seed=seed, autoreset=False, observation="v2")
     st, engine = game.state, game.engine
     bot = HeuristicAgent(game)
     player = None

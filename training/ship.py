@@ -71,7 +71,7 @@ def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: flo
     model = MaskablePPO.load(str(ckpt), device="cpu")
     game = VecGame(cfg["rules"], cfg["players"], observation="v3")  # the layout it was trained on: v3, or v2
     if model.observation_space.shape != (game.observation_size,):
-        game = VecGame(cfg["rules"], cfg["players"])
+        game = VecGame(cfg["rules"], cfg["players"], observation="v2")
     if model.observation_space.shape != (game.observation_size,):
         raise ValueError(f"{ckpt} takes observations of size {model.observation_space.shape}, but "
                          f"{cfg['rules']} with {cfg['players']} players has ({game.observation_size},)")

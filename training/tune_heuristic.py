@@ -51,7 +51,7 @@ def _neighbour(best: dict, rng: np.random.Generator) -> tuple[dict, list[str]]:
 
 
 def search(args) -> dict:
-    game = VecGame(args.rules, args.players, batch_size=1)
+    game = VecGame(args.rules, args.players, batch_size=1, observation="v2")  # the bots read v2: no memory needed
     rng = np.random.default_rng(args.seed)
     best = dict(HeuristicAgent.DEFAULTS)
     best_rate = start = _win_rate(best, args, args.games, args.seed, game)

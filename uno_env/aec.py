@@ -145,12 +145,16 @@ class raw_env(AECEnv):
 
     # ---------------------------------------------------------------- names and positions
     def action_name(self, i: int) -> str:
+        """The code of action id ``i`` (``"play R5"``, ``"draw"``, ``"uno"``; docs/notation.md#legend)."""
         return self.game.action_name(i)
 
     def action_index(self, name: str) -> int:
+        """The action id of the code ``name``, to pass to ``step``:
+        ``env.step(env.unwrapped.action_index("draw"))``."""
         return self.game.action_index(name)
 
     def legal_actions(self) -> list[str]:
+        """The codes of the actions legal now for ``agent_selection``, in id order."""
         return self.game.legal_actions(0)
 
     def snapshot(self) -> dict:

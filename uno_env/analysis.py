@@ -220,9 +220,12 @@ def simulate_rounds(rules="standard_en", num_players: int = 4, rounds: int = 10_
     B = int(min(batch_size, rounds))
     one_policy = not isinstance(policy, (list, tuple))
     specs = [policy] if one_policy else list(policy)
-    if "observation" not in options and not all(isinstance(s, str) and s in BUILTIN_POLICIES for s in specs):
-        import agents  # v3 when an agent was trained on it (it needs the table's memory); bots keep v2
-        options["observation"] = agents.observation_for(specs)
+    if "observation" not in options:
+        if all(isinstance(s, str) and s in BUILTIN_POLICIES for s in specs):
+            options["observation"] = "v2"  # the built-in policies read no memory: the cheaper layout
+        else:
+            import agents  # v3 when an agent was trained on it (it needs the table's memory); bots keep v2
+            options["observation"] = agents.observation_for(specs)
     game = VecGame(rules, num_players, batch_size=B, seed=seed, autoreset=False, **options)
     P, st, engine = game.num_players, game.state, game.engine
     specs = specs * P if one_policy else specs

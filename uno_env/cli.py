@@ -5,7 +5,7 @@ said in words), ``uno replay`` (step through a recorded game, or write it as one
 Examples::
 
     uno play --rules flip_jp --players 3 --opponents heuristic
-    uno watch --rules standard_en --players 4 --bots heuristic,random
+    uno watch --rules standard_en --players 4 --bots heuristic,random --seed 7 --delay 0.5 --legend
     uno replay games.jsonl --seat 0
     uno replay games.jsonl --html game.html
     uno serve --port 8000
@@ -15,6 +15,7 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .core.config import PRESETS
@@ -30,11 +31,26 @@ def _recording(args):
     return RecordWriter(args.record)
 
 
+def colours(args, stream=None) -> bool:
+    """Whether to write ANSI colour codes: only to a terminal, never with ``--plain`` or with ``NO_COLOR`` set
+    to anything but the empty string (no-color.org); a file or a pipe gets plain text."""
+    stream = sys.stdout if stream is None else stream
+    if getattr(args, "plain", False) or os.environ.get("NO_COLOR", ""):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
 def watch(args, out=print) -> int:
     """Agents play; every action is printed in words (``--quiet``: only each round's result)."""
+    from .render import LEGEND
     from .terminal import watch as run
+    if args.delay < 0:
+        raise ValueError(f"--delay is the seconds to pause before each move, 0 or more; got {args.delay:g}")
+    if args.legend:
+        out(LEGEND)
     with _recording(args) as w:
-        return run(args.rules, args.players, args.bots, seed=args.seed, rounds=args.rounds, ansi=not args.plain,
+        return run(args.rules, args.players, args.bots, seed=args.seed, rounds=args.rounds, ansi=colours(args),
                    verbose=args.verbose, quiet=args.quiet, delay=args.delay, out=out, record=w and w.write)
 
 
@@ -42,7 +58,7 @@ def play(args, inp=None, out=print) -> int:
     """A person plays seat ``--seat`` against agents; legal moves are listed by number."""
     from .terminal import play as run
     with _recording(args) as w:
-        return run(args.rules, args.players, args.opponents, seat=args.seat, seed=args.seed, ansi=not args.plain,
+        return run(args.rules, args.players, args.opponents, seat=args.seat, seed=args.seed, ansi=colours(args),
                    inp=inp or input, out=out, record=w and w.write)
 
 
@@ -54,7 +70,7 @@ def replay(args, inp=None, out=print) -> int:
         out(f"wrote {path}: open it in a browser (it works offline)")
         return 0
     from .terminal import replay as run
-    return run(args.file, game_index=args.game, viewer=args.seat, ansi=not args.plain, step=not args.all,
+    return run(args.file, game_index=args.game, viewer=args.seat, ansi=colours(args), step=not args.all,
                inp=inp or input, out=out)
 
 
@@ -81,8 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     def common(p):
         p.add_argument("--rules", default="standard_en", choices=list(PRESETS), help="ruleset preset")
         p.add_argument("--players", type=int, default=4, help="number of seats (2-10)")
-        p.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots")
-        p.add_argument("--plain", action="store_true", help="no ANSI colours")
+        p.add_argument("--seed", type=int, default=None,
+                       help="seed of the deals and the bots: the same seed plays the same games (default: new ones)")
+        p.add_argument("--plain", action="store_true",
+                       help="no colours (the default when the output is not a terminal, or NO_COLOR is set)")
         p.add_argument("--record", metavar="FILE", help="write each round as a game record (JSON lines; "
                        "uno replay FILE steps through it)")
 
@@ -92,7 +110,10 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--rounds", type=int, default=1, help="stop after this many rounds (or at game end)")
     w.add_argument("--verbose", action="store_true", help="also print the table before every decision")
     w.add_argument("--quiet", action="store_true", help="print only each round's result and final table")
-    w.add_argument("--delay", type=float, default=0.0, help="seconds to wait between decisions")
+    w.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                   help="seconds to pause before each move an agent makes, to follow the game as it is played "
+                        "(default 0)")
+    w.add_argument("--legend", action="store_true", help="first print what the card and action codes mean")
 
     p = sub.add_parser("play", help="play against bots or trained agents in the terminal")
     common(p)
@@ -107,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seat", type=int, default=None, help="show what this seat saw (default: the whole table)")
     r.add_argument("--all", action="store_true", help="print every event at once instead of stepping")
     r.add_argument("--html", metavar="OUT.html", help="write one self-contained page (works offline) and exit")
-    r.add_argument("--plain", action="store_true", help="no ANSI colours")
+    r.add_argument("--plain", action="store_true",
+                   help="no colours (the default when the output is not a terminal, or NO_COLOR is set)")
 
     v = sub.add_parser("serve", help="play in the browser: a local web app (needs the web extra)")
     v.add_argument("--host", default="127.0.0.1", help="address to bind (default: this machine only; "
@@ -135,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         return {"watch": watch, "play": play, "replay": replay, "serve": serve}[args.command](args)
     except KeyboardInterrupt:
         return interrupted()
+    except BrokenPipeError:  # the reader went away (uno watch | head): stop quietly, as other tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python exits
+        return 1
     except ValueError as exc:
         print(f"uno: error: {exc}", file=sys.stderr)
         return 2

@@ -1,6 +1,6 @@
 """Documentation pages generated from the code's own tables, so the docs cannot drift from the code.
 
-The documentation site (``mkdocs build``) writes these pages at build time (``docs/gen_pages.py``):
+The documentation site (``properdocs build -f mkdocs.yml``) writes these pages at build time (``docs/gen_pages.py``):
 
 * ``options.md``: every rule option (``uno_env.core.config.OPTIONS``) and its value in each preset;
 * ``environments/<preset>.md``: one page per preset in PettingZoo's environment-page form (import,
@@ -44,19 +44,26 @@ PLAYERS = (2, 4)  # player counts whose sizes the environment pages list
 
 
 def layouts() -> dict[str, tuple]:
-    """The observation layouts the code exposes: ``observe.LAYOUTS`` if it exists, else every ``SLOTS*``
-    table of ``uno_env.core.observe`` (``SLOTS`` is the default layout)."""
+    """The observation layouts the code exposes, by name: ``observe.LAYOUTS`` if it exists, else every
+    ``SLOTS*`` table of ``uno_env.core.observe`` (``SLOTS`` is the first of ``observe.VERSIONS``, v2;
+    ``SLOTS_V3`` is v3)."""
     table = getattr(observe, "LAYOUTS", None)
     if table:
         return dict(table)
     found = {name: value for name, value in vars(observe).items()
              if re.fullmatch(r"SLOTS(_\w+)?", name) and isinstance(value, tuple | list)}
-    return {("default" if n == "SLOTS" else n[len("SLOTS_"):].lower()): v for n, v in found.items()}
+    first = (getattr(observe, "VERSIONS", None) or ("default",))[0]
+    return {(first if n == "SLOTS" else n[len("SLOTS_"):].lower()): v for n, v in found.items()}
+
+
+def default_layout() -> str:
+    """The layout ``VecGame`` and every environment observe unless told otherwise."""
+    return inspect.signature(VecGame).parameters["observation"].default
 
 
 def _observer(preset: str, players: int, layout: str):
     """The observer of ``layout`` (``None`` if the game cannot be asked for that layout)."""
-    if layout == "default" or len(layouts()) == 1:
+    if layout in ("default", default_layout()) or len(layouts()) == 1:
         return VecGame(preset, players).observer
     if "observation" in inspect.signature(VecGame).parameters:
         try:
@@ -93,7 +100,7 @@ def _bounds(observer, sl) -> str:
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
-def observation_table(presets=("standard_en", "flip_jp"), players: int = 4, layout: str = "default") -> str:
+def observation_table(presets=("standard_en", "flip_jp"), players: int = 4, layout: str = "v2") -> str:
     """The slices of one observation layout: size, position and bounds in each preset's observation."""
     slots = layouts()[layout]
     observers = [_observer(p, players, layout) for p in presets]
@@ -180,12 +187,23 @@ def environment_page(preset: str) -> str:
     differs = {k: v for k, v in differs.items() if k != "name"}
     diff_text = ", ".join(f"`{k}={v!r}`" for k, v in differs.items()) or "none: this is the baseline"
     layout_sections = []
-    for name in layouts():
-        title = "Observation space" if name == "default" else f"Observation space, layout `{name}`"
-        anchor = "observation-space" if name == "default" else f"observation-space-{name}"
-        layout_sections.append(f"## {title} {{ #{anchor} }}\n\n"
+    default = default_layout()
+    for name in sorted(layouts(), key=lambda n: n != default):  # the default layout first
+        title = f"Observation space, layout `{name}`" + (" (the default)" if name == default else "")
+        ob = _observer(preset, PLAYERS[-1], name)
+        starts = [ob.slots[n].start for n, _, _ in layouts()[name] if ob is not None and n in ob.slots]
+        lead = ""
+        if starts and min(starts) > 0:  # a layout that extends another: say what its first positions hold
+            before = [n for n in layouts() if n != name and _observer(preset, PLAYERS[-1], n) is not None
+                      and _observer(preset, PLAYERS[-1], n).size == min(starts)]
+            held = (f"every slice of layout `{before[0]}` ([below](#observation-space-{before[0]}))" if before
+                    else "the slices of the layout it extends")
+            lead = f"At {PLAYERS[-1]} players, positions 0 to {min(starts) - 1} hold {held}, unchanged; then:\n\n"
+        layout_sections.append(f"## {title} {{ #observation-space-{name} }}\n\n" + lead
                                + observation_table((preset,) * 1, PLAYERS[-1], name).replace(
                                    f"| {preset}, {PLAYERS[-1]}p |", f"| position, {PLAYERS[-1]}p |", 1))
+    # a blank line between sections: a heading right under a table's last row is read as one more row
+    layouts_text = "\n\n".join(layout_sections)
     sizes_a = " / ".join(f"Discrete({sizes[P][0]})" for P in PLAYERS)
     sizes_o = " / ".join(f"{sizes[P][1]}" for P in PLAYERS)
     at = " / ".join(f"{P}" for P in PLAYERS)
@@ -236,7 +254,7 @@ always the seat whose turn it is: a jump-in, a Skip deflection, a challenge, a c
 are asked of the seat concerned. Forced moves (a single legal action) are taken by the engine, so every
 decision offered is a real choice.
 
-{chr(10).join(layout_sections)}
+{layouts_text}
 
 The observation is one float32 vector per seat, seat-relative (position 0 is the observer, then the
 other seats in seat order, whatever the direction of play), and holds only what that seat can see

@@ -39,7 +39,7 @@ def _policy_keys(step: int, batch: int, actions: int) -> np.ndarray:
 def play_hash(rules: str, players: int, batch: int = 256, steps: int = 300, seed: int = 0) -> str:
     """SHA-256 of ``steps`` steps of ``batch`` seeded games (step results and the final state).
     Half the rows prefer plays to other actions, so both short and long rounds occur."""
-    game = VecGame(rules, players, batch_size=batch, seed=seed)
+    game = VecGame(rules, players, batch_size=batch, seed=seed, observation="v2")  # the games, not the memory
     prefer = ((game.engine.A_KIND == 0)[None, :] & (np.arange(batch) % 2 == 0)[:, None]).astype(np.uint64)
     h = hashlib.sha256()
     for t in range(steps):

@@ -1,7 +1,7 @@
 """Learner-seat games: B games in which a learner holds one seat and opponent agents play the others.
 
 This is the machinery under the training environments (``uno_env.sb3``, ``uno_env.vector``), kept free
-of any RL framework.  Every transition is from the learner's point of view (STYLE.md habit 7): after
+of any RL framework.  Every transition is from the learner's point of view: after
 the learner's action, the opponents of each game move inside ``step`` (one batched ``act`` call per
 opponent agent and round of moves, on the games where that agent is to move) until the learner is
 asked again or the episode ends.

@@ -20,16 +20,21 @@ observation, legal mask and reward (for offline RL without replaying, pinned to 
 of the recording version).
 
 ``write_records``/``RecordWriter`` write, ``read_records`` reads (a bad line raises ``RecordError``
-naming the file and line), ``replay`` steps a batch-1 ``VecGame`` through a record, ``check`` verifies
-it, ``transitions`` yields per-seat ``(obs, mask, action, reward, next_obs, done)`` tuples for
-behaviour cloning and offline RL, and ``Recorder`` builds records from B games played together.
+naming the file and line; what each field may hold is checked as it is read; a last line cut short, as a
+writer that crashed leaves one, is skipped with a ``TruncatedRecordWarning`` naming the file and line, or
+raises with ``strict=True``), ``replay`` steps a batch-1 ``VecGame`` through a record, ``check`` verifies
+it (its errors name the file and line the record was read from), ``transitions`` yields per-seat
+``(obs, mask, action, reward, next_obs, done)`` tuples for behaviour cloning and offline RL, and
+``Recorder`` builds records from B games played together.
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import json
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -37,17 +42,32 @@ from typing import Any
 
 import numpy as np
 
+from .core.config import make_rules
 from .core.game import VecGame
 from .core.notation import MEMORY_KEYS
+from .core.rules import Engine
 from .core.state import OVER
 
 FORMAT, VERSION = "uno-record", 1
 EPISODES = ("round", "game")
 _REQUIRED = ("rules", "num_players", "seed", "episode", "actions", "result")
+PLAYERS = (2, 10)  # the fewest and most seats of a game
+SEEDS = (-(2 ** 63), 2 ** 63 - 1)  # a game's seed is a 64-bit signed integer
 
 
 class RecordError(ValueError):
     """A record that cannot be read or does not replay to its stored result; says where and why."""
+
+
+class TruncatedRecordWarning(UserWarning):
+    """A record file's last line is cut short (its writer stopped mid-line) and was skipped."""
+
+
+@functools.lru_cache(maxsize=64)
+def _num_actions(rules: str, options: str, players: int) -> int:
+    """The number of action ids of a configuration (``options`` as sorted JSON, so that it can be cached);
+    raises ``ValueError`` naming an unknown preset or option or a value not allowed."""
+    return int(Engine(make_rules(rules, **json.loads(options)), players).A)
 
 
 @dataclass
@@ -66,9 +86,17 @@ class GameRecord:
     steps: list[dict] | None = None
     env: str = ""
     info: dict[str, Any] = field(default_factory=dict)
+    # where the record was read from ("games.jsonl, line 3"; ``read_records`` sets it), for error messages;
+    # never written to a file
+    source: str = field(default="", repr=False, compare=False)
+
+    @property
+    def where(self) -> str:
+        return self.source or "record"
 
     def to_json(self) -> dict:
         d = asdict(self)
+        d.pop("source")
         head = {"format": FORMAT, "version": VERSION, "env": d.pop("env"), "rules": d.pop("rules"),
                 "options": d.pop("options"), "num_players": d.pop("num_players"), "seed": d.pop("seed"),
                 "start": d.pop("start"), "episode": d.pop("episode"), "agents": d.pop("agents")}
@@ -86,7 +114,7 @@ class GameRecord:
         missing = [k for k in _REQUIRED if k not in d]
         if missing:
             raise RecordError(f"{where}: missing field(s) {', '.join(missing)}")
-        unknown = set(d) - {"format", "version"} - {f for f in cls.__dataclass_fields__}
+        unknown = set(d) - {"format", "version"} - {f for f in cls.__dataclass_fields__ if f != "source"}
         if unknown:
             raise RecordError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         rec = cls(**{k: v for k, v in d.items() if k not in ("format", "version")})
@@ -95,11 +123,38 @@ class GameRecord:
         for k in ("num_players", "seed"):
             if isinstance(getattr(rec, k), bool) or not isinstance(getattr(rec, k), int):
                 raise RecordError(f"{where}: {k!r} must be an integer, got {getattr(rec, k)!r}")
+        if not PLAYERS[0] <= rec.num_players <= PLAYERS[1]:
+            raise RecordError(f"{where}: 'num_players' must be from {PLAYERS[0]} to {PLAYERS[1]}, "
+                              f"got {rec.num_players}")
+        if not SEEDS[0] <= rec.seed <= SEEDS[1]:
+            raise RecordError(f"{where}: 'seed' must be a 64-bit integer, from -2**63 to 2**63 - 1, got {rec.seed}")
+        if not isinstance(rec.rules, str):
+            raise RecordError(f"{where}: 'rules' must be a preset's name, got {rec.rules!r}")
+        if not isinstance(rec.options, dict):
+            raise RecordError(f"{where}: 'options' must be an object of rule options, got {rec.options!r}")
+        try:
+            actions = _num_actions(rec.rules, json.dumps(rec.options, sort_keys=True), rec.num_players)
+        except (ValueError, TypeError) as exc:  # unknown preset or option, a value not allowed
+            raise RecordError(f"{where}: {exc}") from None
         if not isinstance(rec.actions, list) or not all(
-                isinstance(x, list) and len(x) == 2 and all(isinstance(v, int) for v in x) for x in rec.actions):
+                isinstance(x, list) and len(x) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in x)
+                for x in rec.actions):
             raise RecordError(f"{where}: 'actions' must be a list of [seat, action_id] integer pairs")
+        for i, (seat, a) in enumerate(rec.actions):
+            if not (0 <= seat < rec.num_players and 0 <= a < actions):
+                raise RecordError(f"{where}: action {i} is [{seat}, {a}]: seats are 0 to {rec.num_players - 1} and "
+                                  f"action ids 0 to {actions - 1} for {rec.rules} with {rec.num_players} players")
         if not isinstance(rec.result, dict):
             raise RecordError(f"{where}: 'result' must be an object")
+        if rec.start is not None and not isinstance(rec.start, dict):
+            raise RecordError(f"{where}: 'start' must be null or a position (an object), got {rec.start!r}")
+        if not isinstance(rec.agents, list) or not all(isinstance(a, str) for a in rec.agents):
+            raise RecordError(f"{where}: 'agents' must be a list of names, got {rec.agents!r}")
+        if not isinstance(rec.info, dict):
+            raise RecordError(f"{where}: 'info' must be an object, got {rec.info!r}")
+        if rec.steps is not None and not isinstance(rec.steps, list):
+            raise RecordError(f"{where}: 'steps' must be null or a list, got {type(rec.steps).__name__}")
+        rec.source = where if where != "record" else ""
         return rec
 
 
@@ -145,20 +200,43 @@ def write_records(path, records: Iterable[GameRecord], append: bool = False) -> 
         return w.count
 
 
-def read_records(path) -> Iterator[GameRecord]:
-    """The records of ``path`` in order; a line that is not a valid record (or a truncated last line)
-    raises ``RecordError`` naming the file and line number."""
+def read_records(path, strict: bool = False) -> Iterator[GameRecord]:
+    """The records of ``path`` in order.  A line that is not a valid record raises ``RecordError`` naming
+    the file and line number.  A last line cut short (no newline, not whole JSON: a writer that stopped
+    mid-line, or a gzip file cut short) is skipped with a ``TruncatedRecordWarning`` naming the file and
+    line, since every record before it is whole; ``strict=True`` raises ``RecordError`` instead."""
+    no = 0
     with _open(path, "r") as f:
-        for no, line in enumerate(f, 1):
+        lines = iter(f)
+        while True:
+            try:
+                line = next(lines)
+            except StopIteration:
+                return
+            except EOFError as exc:  # a gzip stream cut short: the line being read is lost
+                _cut_short(f"{path}, line {no + 1}", f"the compressed file ends early ({exc})", strict)
+                return
+            no += 1
             if not line.strip():
                 continue
             where = f"{path}, line {no}"
             try:
                 d = json.loads(line)
             except json.JSONDecodeError as exc:
-                cut = "" if line.endswith("\n") else " (the line is cut short: a truncated file?)"
-                raise RecordError(f"{where}: not valid JSON{cut}: {exc.msg} at column {exc.colno}") from None
+                if not line.endswith("\n"):  # the last line, cut short
+                    _cut_short(where, f"not valid JSON ({exc.msg} at column {exc.colno})", strict)
+                    return
+                raise RecordError(f"{where}: not valid JSON: {exc.msg} at column {exc.colno}") from None
             yield GameRecord.from_json(d, where)
+
+
+def _cut_short(where: str, why: str, strict: bool) -> None:
+    if strict:
+        raise RecordError(f"{where}: the last line is cut short, {why}: the file was truncated "
+                          f"(read_records(..., strict=False) skips that line)")
+    warnings.warn(f"{where}: skipped the last line, cut short ({why}): the file was truncated, as a writer "
+                  f"that stopped mid-line leaves it; the records before it are whole", TruncatedRecordWarning,
+                  stacklevel=3)
 
 
 # ---------------------------------------------------------------------- replay
@@ -179,12 +257,19 @@ class ReplayStep:
     reward: np.ndarray  # (P,) the episode's rewards if it ended with this action, else zeros
 
 
-def start_game(record: GameRecord) -> VecGame:
+def start_game(record: GameRecord, where: str | None = None) -> VecGame:
     """A batch-1 ``VecGame`` at the start of ``record``'s episode."""
-    game = VecGame(record.rules, record.num_players, batch_size=1, seed=record.seed, autoreset=False,
-                   observation="v3", **record.options)  # v3 (the envs' layout); v2 is its first part
+    where = where or record.where
+    try:
+        game = VecGame(record.rules, record.num_players, batch_size=1, seed=record.seed, autoreset=False,
+                       observation="v3", **record.options)  # v3 (the envs' layout); v2 is its first part
+    except (ValueError, OverflowError) as exc:  # a record built in code, not read (read_records checks these)
+        raise RecordError(f"{where}: {exc}") from None
     if record.start is not None:
-        game.load(record.start)
+        try:
+            game.load(record.start)
+        except ValueError as exc:
+            raise RecordError(f"{where}: 'start' is not a position of these rules: {exc}") from None
     game.engine.log = []
     return game
 
@@ -200,11 +285,13 @@ def _episode_rewards(game: VecGame, episode: str) -> np.ndarray:
     return (out.rewards[0] if episode == "round" else out.game_rewards[0]).astype(np.float32)
 
 
-def replay(record: GameRecord, where: str = "record", game: VecGame | None = None) -> Iterator[ReplayStep]:
+def replay(record: GameRecord, where: str | None = None, game: VecGame | None = None) -> Iterator[ReplayStep]:
     """Apply ``record``'s actions one by one to a batch-1 ``VecGame`` (``game``, from ``start_game``, or a
     new one); a recorded action that is not the seat's turn or not legal raises ``RecordError`` (the
-    record belongs to other rules or another version)."""
-    game = start_game(record) if game is None else game
+    record belongs to other rules or another version), naming ``where`` (default: the file and line the
+    record was read from)."""
+    where = where or record.where
+    game = start_game(record, where) if game is None else game
     st, names, P, n = game.state, game.action_names, game.num_players, len(record.actions)
     for i, (seat, a) in enumerate(record.actions):
         if record.episode == "game":
@@ -242,10 +329,12 @@ def _result(game: VecGame, row: int, rewards) -> dict:
             "rewards": [float(x) for x in rewards], "final": final_digest(game, row)}
 
 
-def check(record: GameRecord, where: str = "record") -> dict:
+def check(record: GameRecord, where: str | None = None) -> dict:
     """Replay ``record`` and verify that it ends where it says (episode over, same result and final
-    position); returns the replayed result, or raises ``RecordError`` naming what differs."""
-    game = start_game(record)
+    position); returns the replayed result, or raises ``RecordError`` naming what differs and where
+    (``where``, default the file and line the record was read from)."""
+    where = where or record.where
+    game = start_game(record, where)
     for _ in replay(record, where, game):
         pass
     if record.episode == "game":
@@ -300,13 +389,15 @@ def transitions(record: GameRecord, observe: Callable[[VecGame, int], np.ndarray
         yield Transition(seat, obs, mask, a, float(reward[seat]), observe(game, seat), True)
 
 
-def dataset(paths, observe=None) -> dict[str, np.ndarray]:
+def dataset(paths, observe=None, strict: bool = False) -> dict[str, np.ndarray]:
     """Every transition of the record files ``paths`` as stacked arrays (``obs``, ``mask``, ``action``,
-    ``reward``, ``next_obs``, ``done``, ``seat``): a behaviour-cloning or offline-RL data set."""
+    ``reward``, ``next_obs``, ``done``, ``seat``): a behaviour-cloning or offline-RL data set.  An error
+    names the file and line of the record; a last line cut short is skipped (``read_records``; ``strict``
+    raises instead)."""
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     cols: dict[str, list] = {k: [] for k in ("obs", "mask", "action", "reward", "next_obs", "done", "seat")}
     for p in paths:
-        for rec in read_records(p):
+        for rec in read_records(p, strict=strict):
             for t in transitions(rec, observe):
                 for k in cols:
                     cols[k].append(getattr(t, k))

@@ -38,7 +38,7 @@ PLAYERS = (2, 3, 4, 6, 10)
 
 
 def soak(rules: str, players: int, rounds: int, batch: int, seed: int, mask_every: int = 10) -> dict:
-    game = VecGame(rules, players, batch_size=batch, seed=seed)
+    game = VecGame(rules, players, batch_size=batch, seed=seed, observation="v2")  # the rules alone: no memory
     rng = np.random.default_rng(seed)
     prefer = (game.engine.A_KIND == 0) * (np.arange(batch) % 2 == 0)[:, None]
     done = steps = bad = truncated = 0

@@ -55,14 +55,15 @@ class VecGame:
         seed: ``None`` (fresh entropy), an int (game ``i`` gets seed ``seed + i``, so it plays exactly
             as ``VecGame(..., batch_size=1, seed=seed + i)``), or one int per game.
         autoreset: deal the next round (or a new game) as soon as a round ends.
-        observation: the layout of ``observe`` (``core.observe``): ``"v2"`` or ``"v3"``, which also turns on
-            the table's memory (``core.memory``: ``State.memory``, read through ``memory``; off for v2, so v2
-            games cost nothing more).
+        observation: the layout of ``observe`` (``core.observe``): ``"v3"`` (the default, as in every env),
+            which also turns on the table's memory (``core.memory``: ``State.memory``, read through ``memory``),
+            or ``"v2"``, the older and shorter layout (the first part of v3), whose games skip the memory and
+            cost less.
         **options: rule options overriding the preset (the names of rules §9).
     """
 
     def __init__(self, rules: str | RuleConfig = "standard_en", num_players: int = 4,
-                 batch_size: int = 1, seed=None, autoreset: bool = True, observation: str = "v2", **options):
+                 batch_size: int = 1, seed=None, autoreset: bool = True, observation: str = "v3", **options):
         self.rules = make_rules(rules, **options)
         self.engine = Engine(self.rules, num_players)
         self.observer = Observer(self.engine, observation)
@@ -165,12 +166,22 @@ class VecGame:
         return self.engine.actions.names
 
     def action_name(self, i: int) -> str:
+        """The code of action id ``i``, e.g. ``"play R5"``, ``"play W G"`` (a wild, declaring green),
+        ``"draw"``, ``"catch @1"`` (docs/notation.md#legend explains every code).  Ids are columns of
+        ``legal_mask()`` and what ``step`` takes; they depend on the rules and player count.  Raises
+        ``ValueError`` for an id out of range."""
         return self.engine.actions.name(i)
 
     def action_index(self, name: str) -> int:
+        """The action id of the code ``name`` (the inverse of ``action_name``):
+        ``game.step(np.array([game.action_index("draw")]))``.  Raises ``ValueError`` naming the code and
+        showing what codes look like if no action has it."""
         return self.engine.actions.id(name)
 
     def legal_actions(self, row: int = 0) -> list[str]:
+        """The codes of the actions legal in game ``row`` for the seat asked, in id order, e.g.
+        ``['play Y2', 'play W R', ..., 'draw']``; empty where the round is over.  ``legal_mask()`` gives
+        the same as a boolean array over all ids."""
         return [self.engine.actions.names[j] for j in np.flatnonzero(self.state.mask[row])]
 
     def snapshot(self, row: int = 0) -> dict:
@@ -184,7 +195,7 @@ class VecGame:
 
     @classmethod
     def from_position(cls, setup: dict, batch_size: int = 1, autoreset: bool = False,
-                      observation: str = "v2") -> VecGame:
+                      observation: str = "v3") -> VecGame:
         """A game (or ``batch_size`` copies) in the position ``setup``."""
         from .notation import config_of
         rules, players = config_of(setup)

@@ -1,0 +1,67 @@
+"""The targets table has one source (``benchmarks/targets.py``): the README and docs/benchmarks.md carry the
+same table, and docs/training.md the agents' win rates, each written from it and from the held-out
+evaluations in ``results/held_out/``; the statuses follow from the figures."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from benchmarks import targets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def between(path: Path, begin: str, end: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(begin) == 1 and text.count(end) == 1, f"{path.name}: the generated table's markers"
+    return text.split(begin, 1)[1].split(end, 1)[0]
+
+
+def test_every_file_holds_what_the_one_source_writes():
+    for path in targets.FILES:
+        text = path.read_text(encoding="utf-8")
+        assert targets.rewrite(text, path) == text, f"{path.name} is out of date: python -m benchmarks.targets"
+    assert targets.main(["--check"]) == 0
+
+
+def test_the_readme_and_the_benchmarks_page_carry_the_same_table():
+    readme = between(ROOT / "README.md", targets.BEGIN, targets.END)
+    page = between(ROOT / "docs" / "benchmarks.md", targets.BEGIN, targets.END)
+    rows = [line for line in readme.splitlines() if line.startswith("|")]
+    assert rows == [line for line in page.splitlines() if line.startswith("|")]
+    assert len(rows) == 2 + len(targets.rows())
+    # the one-game env figure is the v3 one (the default layout), not only v2's
+    aec = next(line for line in rows if "PettingZoo env, one game" in line)
+    assert "v3 (the default)" in aec and "not met" in aec
+
+
+def test_every_win_rate_quoted_comes_from_a_held_out_evaluation_with_its_interval():
+    readme = between(ROOT / "README.md", targets.BEGIN, targets.END)
+    for name in ("ppo2p_vs_random", "ppo2p_vs_heuristic", "ppo4p_vs_3heuristic"):
+        e = targets.evaluation(name)
+        assert e["seed"] == 100000
+        assert f"{targets.pct(e['rate'])} ({targets.pct(e['lo'])} to {targets.pct(e['hi'])})" in readme
+    assert "seed 100,000" in readme
+    table = between(ROOT / "docs" / "training.md", targets.AGENTS_BEGIN, targets.AGENTS_END)
+    played = [name for name, *_ in targets.MATCHES if (targets.HELD_OUT / name / "results.json").is_file()]
+    assert len(re.findall(r"^\| `", table, flags=re.M)) == len(played) >= 3
+
+
+@pytest.mark.parametrize("rate,lo,status", [(0.581, 0.574, "met"), (0.585, 0.569, "**not met**"),
+                                            (0.579, 0.572, "**not met**")])
+def test_a_status_follows_from_the_figures(monkeypatch, rate, lo, status):
+    real = targets.evaluation
+
+    def fake(name):
+        return {**real(name), "rate": rate, "lo": lo} if name == "ppo2p_vs_heuristic" else real(name)
+    monkeypatch.setattr(targets, "evaluation", fake)
+    row = next(r for r in targets.rows() if "58%" in r[0])
+    assert row[2] == status
+
+
+def test_a_file_without_the_markers_is_refused_with_what_is_missing(tmp_path):
+    with pytest.raises(ValueError, match="must hold the table's markers once each"):
+        targets.rewrite("no table here\n", ROOT / "README.md")
