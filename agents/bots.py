@@ -398,7 +398,7 @@ class HeuristicAgent(_ScriptedBot):
         top = v.top(obs)
         wild_top = v.face_wild[top]
         tsym = np.where(wild_top, -1, v.face_symbol[top])
-        prev = v.prev_color(obs)  # kept by the engine only under challenges (what a challenge tests)
+        prev = v.prev_color(obs)  # the colour before the top card (what a challenge tests)
         by_next = (v.played_by_rel(obs) == nxt) & wild_top & (prev < NUM_COLORS) & (prev != col)
         by_next &= self.challenge_on
         by_next &= (phase == TURN) & ~passed_next & (v.face_symbol[top] != SWAP_IN_TURN)

@@ -201,8 +201,7 @@ class ObsView:
         return d.reshape(d.shape[0], self.P, -1).any(2)
 
     def prev_color(self, obs) -> np.ndarray:
-        """``(B,)`` the active colour before the top card (what a challenge tests; the engine keeps it
-        only under rules with challenges)."""
+        """``(B,)`` the active colour before the top card was played (what a challenge tests)."""
         return self.get(obs, "prev_color").argmax(1)
 
     def top(self, obs) -> np.ndarray:

@@ -205,7 +205,9 @@ RECIPES = {r.agent: r for r in (
         ship="--colour-average",
         steps=(
             Run("ru2p", f"--rules standard_ru --players 2 --opponents heuristic {_FINE} --colour-augment "
-                        f"--init-agent ppo-standard_en-2p --seed 2101", 4000000),
+                        f"--init-agent ppo-standard_en-2p --seed 2101", 4000000,
+                about="fine-tune the shipped standard_en 2-player agent on standard_ru against heuristic, on "
+                      "renamed colours (4M steps, 65,536-decision rollouts, learning rate 5e-5, seed 2101)"),
         )),
     Recipe(
         agent="ppo-standard_ru-4p",
@@ -214,7 +216,9 @@ RECIPES = {r.agent: r for r in (
         steps=(
             Run("ru4p", "--rules standard_ru --players 4 --opponents heuristic --observation v3 "
                         "--init-agent ppo-standard_en-4p --n-envs 1024 --n-steps 64 --batch-size 8192 "
-                        "--learning-rate 5e-5 --ent-coef 0.005 --colour-augment --seed 2201", 4000000),
+                        "--learning-rate 5e-5 --ent-coef 0.005 --colour-augment --seed 2201", 4000000,
+                about="fine-tune the shipped standard_en 4-player agent on standard_ru against three heuristic, "
+                      "on renamed colours (4M steps, learning rate 5e-5, seed 2201)"),
         )),
 )}
 

@@ -49,6 +49,8 @@ def reset_games(e, st: State, rows: np.ndarray) -> None:
     st.rounds[rows] = 0
     st.game_over[rows] = False
     st.dealer[rows] = chance.integers(st.key, st.counter, rows, e.P)
+    if st.memory is not None:  # memory hook: a new game
+        memory.new_game(e, st, rows)
 
 
 def shuffle_and_deal(e, st: State, rows, settle: bool = True) -> None:

@@ -268,6 +268,15 @@ class Memory:
 
 
 # ------------------------------------------------------------------ batched hooks (Engine)
+def new_game(e, st, R) -> None:
+    """A new game: the last challenge seen (kept across the rounds of a game) is forgotten too."""
+    mem = st.memory
+    mem.challenges[R] = 0
+    mem.challenger[R] = mem.offender[R] = -1
+    mem.guilty[R] = False
+    mem.shown[R] = 0
+
+
 def reset(e, st, R) -> None:
     """A deal or a loaded position: a new round starts with nothing remembered."""
     mem = st.memory
@@ -279,10 +288,13 @@ def reset(e, st, R) -> None:
 
 
 def drew(e, st, R, seats, counts) -> None:
-    """Seats took ``counts`` cards from the draw pile (a draw, a penalty, a catch)."""
+    """Seats took ``counts`` cards from the draw pile (a draw, a penalty, a catch); a seat that found the
+    piles empty took none, and what it played since it last drew still holds."""
     mem = st.memory
-    mem.drawn[R, seats] += np.asarray(counts, np.int16)
-    mem.held[R, seats] = 0
+    counts = np.broadcast_to(np.asarray(counts, np.int16), R.shape)
+    mem.drawn[R, seats] += counts
+    got = counts > 0
+    mem.held[R[got], seats[got]] = 0
     ln = mem.lack_n[R, seats]  # (n, C)
     more = np.broadcast_to(counts, R.shape)[:, None]
     mem.lack_n[R, seats] = np.where(ln >= 0, np.minimum(ln + more, LACK_CAP), -1)
@@ -433,7 +445,8 @@ def flipped(e, st, R) -> None:
 def drew_one(e, st, seat: int, k: int) -> None:
     mem = st.memory
     mem.drawn[0, seat] += k
-    mem.held[0, seat] = 0
+    if k:
+        mem.held[0, seat] = 0
     lack_n = mem.lack_n[0, seat]
     for c, n in enumerate(lack_n.tolist()):  # a few colours: item writes beat array calls
         if n >= 0:
