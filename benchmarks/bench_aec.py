@@ -5,7 +5,7 @@ agent: ``random.choice`` over the legal ids, where RLCard offers ``draw`` only w
 ours chooses the same way (a random legal play, else a random legal non-play action), so rounds have the
 same shape (about 50 steps) and hands the same sizes. A step is a ``step`` with an action
 (the ``None`` steps of finished agents run but are not counted); ``reset`` is inside the window. Ours is
-``uno_v3.env(rules, num_players=2, observation=...)`` with its default wrappers (``--observation v2 v3``
+``uno_v4.env(rules, num_players=2, observation=...)`` with its default wrappers (``--observation v2 v3``
 times both layouts: v3 keeps the table's memory on every move); the peer is ``uno_v4`` rebuilt as in
 ``peers.py`` (2 players: RLCard's env has no other count). Windows alternate between the two so they
 share the host's noise; RLCard's own env ``rlcard.make('uno')`` is timed in the same windows for scale
@@ -29,12 +29,12 @@ except ImportError:  # run as a script: benchmarks/ itself is on sys.path
     from common import emit, machine, median, output, rounded, versions
     from peers import _window, aec_round, pettingzoo_uno, rlcard_env
 
-from uno_env import uno_v3
+from uno_env import uno_v4
 from uno_env.core.actions import PLAY
 
 
 def ours(rules: str, players: int, seconds: float, warmup: float, seed: int = 0, observation: str = "v3") -> dict:
-    env = uno_v3.env(rules=rules, num_players=players, observation=observation)
+    env = uno_v4.env(rules=rules, num_players=players, observation=observation)
     env.reset(seed=seed)
     choice = random.Random(seed).choice
     is_play = env.unwrapped.game.engine.A_KIND == PLAY

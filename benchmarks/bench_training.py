@@ -95,8 +95,8 @@ def bench_native(args) -> float:
 def bench_tutorial(args) -> float:
     from sb3_contrib.common.wrappers import ActionMasker
 
-    from uno_env import uno_v2
-    env = SB3ActionMaskWrapper(uno_v2.env(rules=args.rules, num_players=args.players))
+    from uno_env import uno_v4
+    env = SB3ActionMaskWrapper(uno_v4.env(rules=args.rules, num_players=args.players))
     env.reset(seed=0)
     env = ActionMasker(env, mask_fn)
     model = _ppo(env, args.rollout, args, 0)

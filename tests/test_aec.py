@@ -9,7 +9,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils import average_total_reward
 
-from uno_env import IllegalActionError, PositionError, records, uno_v2, uno_v3
+from uno_env import IllegalActionError, PositionError, records, uno_v4
 
 API_CASES = [(r, p) for r in ("standard_en", "standard_ru") for p in (2, 3, 4, 7, 10)] + \
             [(r, p) for r in ("house_cn", "solo_bga") for p in (2, 3, 5, 10)] + [("flip_jp", p) for p in (2, 4, 10)]
@@ -24,12 +24,12 @@ def _quiet():
 
 @pytest.mark.parametrize("rules,players", API_CASES)
 def test_pettingzoo_api_test_passes(rules, players):
-    api_test(uno_v3.env(rules=rules, num_players=players), num_cycles=200)
+    api_test(uno_v4.env(rules=rules, num_players=players), num_cycles=200)
 
 
 @pytest.mark.parametrize("rules,players", API_CASES)
 def test_pettingzoo_seed_test_passes(rules, players):
-    seed_test(lambda: uno_v3.env(rules=rules, num_players=players), num_cycles=200)
+    seed_test(lambda: uno_v4.env(rules=rules, num_players=players), num_cycles=200)
 
 
 def _play(env, seed=0, limit=100000):
@@ -47,7 +47,7 @@ def _play(env, seed=0, limit=100000):
 
 
 def test_only_the_agent_asked_has_a_mask():
-    env = uno_v3.env(num_players=4)
+    env = uno_v4.env(num_players=4)
     env.reset(seed=1)
     for agent in env.agents:
         mask = env.observe(agent)["action_mask"]
@@ -56,14 +56,14 @@ def test_only_the_agent_asked_has_a_mask():
 
 
 def test_rewards_per_round_are_plus_one_for_the_winner_and_minus_one_for_the_others():
-    env = uno_v3.env(num_players=3)
+    env = uno_v4.env(num_players=3)
     env.reset(seed=2)
     final = _play(env)
     assert sorted(final.values()) == [-1.0, -1.0, 1.0]
 
 
 def test_episode_game_plays_rounds_until_the_target():
-    env = uno_v3.env(num_players=2, episode="game", target=60)
+    env = uno_v4.env(num_players=2, episode="game", target=60)
     env.reset(seed=3)
     raw = env.unwrapped
     final = _play(env, seed=1)
@@ -73,7 +73,7 @@ def test_episode_game_plays_rounds_until_the_target():
 
 
 def test_reset_with_a_setup_builds_the_position_and_snapshot_returns_it():
-    env = uno_v3.env(num_players=2)
+    env = uno_v4.env(num_players=2)
     setup = {"rules": "standard_en", "players": 2, "hands": ["G3 B9 R1", "Y4 Y2"], "discard": "R7",
              "draw_pile": "R2", "to_move": 0}
     env.reset(options={"setup": setup})
@@ -86,14 +86,14 @@ def test_reset_with_a_setup_builds_the_position_and_snapshot_returns_it():
 
 
 def test_a_setup_for_other_rules_is_a_clear_error():
-    env = uno_v3.env(num_players=2)
+    env = uno_v4.env(num_players=2)
     with pytest.raises(PositionError, match="this game is 'standard_en' with 2 players"):
         env.reset(options={"setup": {"rules": "flip_jp", "players": 2, "hands": ["R7/O1", "B5/P9"],
                                      "discard": "R6/O9", "to_move": 0}})
 
 
 def test_action_names_and_indices_round_trip():
-    raw = uno_v3.raw_env(rules="solo_bga", num_players=3)
+    raw = uno_v4.raw_env(rules="solo_bga", num_players=3)
     for i in range(raw.action_space("player_0").n):
         assert raw.action_index(raw.action_name(i)) == i
     assert raw.action_name(raw.action_index("play RX @2")) == "play RX @2"
@@ -102,7 +102,7 @@ def test_action_names_and_indices_round_trip():
 
 
 def test_an_illegal_action_raises_under_raise_and_changes_nothing():
-    env = uno_v3.env(num_players=2, illegal_action="raise")
+    env = uno_v4.env(num_players=2, illegal_action="raise")
     env.reset(seed=4)
     raw = env.unwrapped
     before = raw.snapshot()
@@ -115,7 +115,7 @@ def test_an_illegal_action_raises_under_raise_and_changes_nothing():
 
 @pytest.mark.parametrize("action", [-1, 10_000, 1.5, "draw", None, True])
 def test_an_action_that_is_not_an_id_is_a_clear_error(action):
-    env = uno_v3.env(num_players=2)
+    env = uno_v4.env(num_players=2)
     env.reset(seed=4)
     with pytest.raises(ValueError, match="action"):
         env.step(action)
@@ -123,7 +123,7 @@ def test_an_action_that_is_not_an_id_is_a_clear_error(action):
 
 def test_an_illegal_move_ends_the_episode_by_default_with_minus_one_for_the_offender():
     """PettingZoo's classic convention (TerminateIllegalWrapper): -1 for the offender, 0 for the others."""
-    env = uno_v3.env(num_players=3)
+    env = uno_v4.env(num_players=3)
     env.reset(seed=5)
     agent = env.agent_selection
     illegal = int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0])
@@ -134,22 +134,14 @@ def test_an_illegal_move_ends_the_episode_by_default_with_minus_one_for_the_offe
     assert env.infos[agent]["illegal_action"] == env.unwrapped.action_name(illegal)
 
 
-def test_uno_v2_keeps_its_default_an_illegal_move_raises():
-    env = uno_v2.env(num_players=2)
-    env.reset(seed=4)
-    assert env.metadata["name"] == "uno_v2"
-    with pytest.raises(IllegalActionError):
-        env.step(int(np.flatnonzero(~env.unwrapped.game.state.mask[0])[0]))
-
-
 def test_pettingzoo_average_total_reward_runs_unchanged():
     """It samples from the action space without the mask: illegal moves end episodes with -1."""
-    assert average_total_reward(uno_v3.env(num_players=2), max_episodes=20) <= 0
+    assert average_total_reward(uno_v4.env(num_players=2), max_episodes=20) <= 0
 
 
 @pytest.mark.parametrize("masked", [True, False])
 def test_the_random_play_loop_of_pettingzoo_classic_docs_runs_unchanged(masked):
-    env = uno_v3.env(num_players=4)
+    env = uno_v4.env(num_players=4)
     env.reset(seed=42)
     episodes_ended = 0
     for agent in env.agent_iter():
@@ -169,14 +161,13 @@ def test_the_random_play_loop_of_pettingzoo_classic_docs_runs_unchanged(masked):
 
 def test_pettingzoo_make_finds_the_env_by_id():
     pz = pytest.importorskip("pettingzoo.env_registry.registration")
-    env = pz.make("aec", "uno_env/uno-v3", num_players=3)
-    assert env.metadata["name"] == "uno_v3" and len(env.possible_agents) == 3
-    assert pz.make("aec", "uno_env/uno-v2").unwrapped.illegal_action == "raise"
+    env = pz.make("aec", "uno_env/uno-v4", num_players=3)
+    assert env.metadata["name"] == "uno_v4" and len(env.possible_agents) == 3
 
 
 @pytest.mark.parametrize("rules,players", [("standard_en", 4), ("flip_jp", 3)])
 def test_state_is_the_full_state_in_state_space_the_same_for_every_agent(rules, players):
-    env = uno_v3.env(rules=rules, num_players=players)
+    env = uno_v4.env(rules=rules, num_players=players)
     env.reset(seed=8)
     raw = env.unwrapped
     F = raw.game.engine.F
@@ -193,7 +184,7 @@ def test_state_is_the_full_state_in_state_space_the_same_for_every_agent(rules, 
 
 def test_the_env_records_its_episodes_and_they_replay(tmp_path):
     path = tmp_path / "aec.jsonl"
-    env = uno_v3.env(num_players=3, episode="round", record=path)
+    env = uno_v4.env(num_players=3, episode="round", record=path)
     for seed in (1, 2, 3):
         env.reset(seed=seed)
         _play(env, seed)
@@ -203,13 +194,13 @@ def test_the_env_records_its_episodes_and_they_replay(tmp_path):
     env.close()
     recs = list(records.read_records(path))
     assert [r.seed for r in recs[:3]] == [1, 2, 3] and recs[3].start is not None
-    assert recs[0].agents == ["player_0", "player_1", "player_2"] and recs[0].env == "uno_v3"
+    assert recs[0].agents == ["player_0", "player_1", "player_2"] and recs[0].env == "uno_v4"
     for r in recs:
         records.check(r)
 
 
 def test_illegal_action_penalty_draws_two_and_passes_the_turn():
-    env = uno_v3.env(num_players=3, illegal_action="penalty")
+    env = uno_v4.env(num_players=3, illegal_action="penalty")
     env.reset(options={"setup": {"rules": "standard_en", "players": 3, "hands": ["R1 G2 B3", "R2 Y2", "R5 G6"],
                                  "discard": "R7", "to_move": 0}})
     env.step(env.unwrapped.action_index("play G2"))  # does not match R7
@@ -219,7 +210,7 @@ def test_illegal_action_penalty_draws_two_and_passes_the_turn():
 
 
 def test_an_illegal_action_is_reported_in_the_info_of_its_step_only():
-    env = uno_v3.env(num_players=3, illegal_action="penalty")
+    env = uno_v4.env(num_players=3, illegal_action="penalty")
     env.reset(seed=3)
     agent = env.agent_selection
     env.step(int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0]))
@@ -230,7 +221,7 @@ def test_an_illegal_action_is_reported_in_the_info_of_its_step_only():
 
 def test_reset_without_a_seed_after_a_seeded_reset_is_reproducible_and_deals_anew():
     def hands_after_two_resets():
-        env = uno_v3.env(num_players=2)
+        env = uno_v4.env(num_players=2)
         env.reset(seed=1)
         first = env.unwrapped.snapshot()["hands"]
         env.reset()
@@ -240,7 +231,7 @@ def test_reset_without_a_seed_after_a_seeded_reset_is_reproducible_and_deals_ane
 
 
 def test_a_position_whose_round_is_over_ends_the_episode_at_once():
-    env = uno_v3.env(num_players=2)
+    env = uno_v4.env(num_players=2)
     env.reset(options={"setup": {"rules": "standard_en", "players": 2, "hands": ["", "Y4 Y2"], "discard": "R7",
                                  "to_move": None, "phase": "over", "winner": 0, "round_points": 6}})
     seen = {}
@@ -252,7 +243,7 @@ def test_a_position_whose_round_is_over_ends_the_episode_at_once():
 
 
 def test_render_ansi_shows_the_table_and_the_last_moves():
-    env = uno_v3.env(num_players=3, render_mode="ansi")
+    env = uno_v4.env(num_players=3, render_mode="ansi")
     env.reset(seed=6)
     for _ in range(5):
         obs, *_ = env.last()
@@ -263,23 +254,23 @@ def test_render_ansi_shows_the_table_and_the_last_moves():
 
 
 def test_render_human_prints(capsys):
-    env = uno_v3.env(num_players=2, render_mode="human")
+    env = uno_v4.env(num_players=2, render_mode="human")
     env.reset(seed=6)
     assert "to act" in capsys.readouterr().out
 
 
 def test_bad_constructor_arguments_are_clear_errors():
     with pytest.raises(ValueError, match="render_mode='rgb_array' is not supported"):
-        uno_v3.env(render_mode="rgb_array")
+        uno_v4.env(render_mode="rgb_array")
     with pytest.raises(ValueError, match="episode='match' is not allowed"):
-        uno_v3.env(episode="match")
+        uno_v4.env(episode="match")
     with pytest.raises(ValueError, match="illegal_action='ignore' is not allowed"):
-        uno_v3.env(illegal_action="ignore")
+        uno_v4.env(illegal_action="ignore")
 
 
 @pytest.mark.parametrize("rules", ["standard_en", "flip_jp", "solo_bga"])
 def test_the_env_pickles_and_deep_copies_mid_game(rules):
-    env = uno_v3.env(rules=rules, num_players=3)
+    env = uno_v4.env(rules=rules, num_players=3)
     env.reset(seed=7)
     for _ in range(15):
         obs, *_ = env.last()
@@ -295,7 +286,7 @@ def test_the_env_pickles_and_deep_copies_mid_game(rules):
 
 
 def test_max_turns_per_round_is_reported_as_truncation():
-    env = uno_v3.env(num_players=4, max_turns_per_round=10)
+    env = uno_v4.env(num_players=4, max_turns_per_round=10)
     env.reset(seed=8)
     raw = env.unwrapped
     while not raw.truncations[env.agent_selection]:
@@ -306,17 +297,19 @@ def test_max_turns_per_round_is_reported_as_truncation():
 
 
 def test_a_retired_env_version_fails_with_an_error_naming_the_current_one():
-    with pytest.raises(ImportError, match=r"uno_v0 is retired; use uno_v3 \(.*9 and 10 players"):
+    with pytest.raises(ImportError, match=r"uno_v0 is retired; use uno_v4 \(.*9 and 10 players"):
         from uno_env import uno_v0  # noqa: F401
-    with pytest.raises(ImportError, match=r"uno_v1 is retired; use uno_v3 \(.*drawn_card_play='never'"):
+    with pytest.raises(ImportError, match=r"uno_v1 is retired; use uno_v4 \(.*drawn_card_play='never'"):
         from uno_env import uno_v1  # noqa: F401
+    with pytest.raises(ImportError, match=r"uno_v3 is retired; use uno_v4 \(.*empty draw pile"):
+        from uno_env import uno_v3  # noqa: F401
 
 
 def test_a_game_episode_goes_on_past_rounds_that_end_at_their_deal():
     """With one-card hands under house_cn, forced moves end many rounds at their deal; in a game
     episode the env deals on until a seat has a decision or the game is over, so the agent selected
     always has a legal action."""
-    env = uno_v3.env(rules="house_cn", num_players=3, hand_size=1, episode="game")
+    env = uno_v4.env(rules="house_cn", num_players=3, hand_size=1, episode="game")
     rng = np.random.default_rng(0)
     for episode in range(8):
         env.reset(seed=episode)

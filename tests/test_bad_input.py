@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import agents
-from uno_env import IllegalActionError, PositionError, VecGame, make_rules, uno_v3
+from uno_env import IllegalActionError, PositionError, VecGame, make_rules, uno_v4
 from uno_env.cli import main as cli_main
 from uno_env.scenarios import main as scenarios_main
 from uno_env.vector import UnoVectorEnv
@@ -47,7 +47,7 @@ def _pos(**kw):
 
 
 def _raw():
-    env = uno_v3.raw_env(num_players=2)
+    env = uno_v4.raw_env(num_players=2)
     env.reset(seed=0)
     return env
 
@@ -108,10 +108,10 @@ CASES = [
     ("deal with hands", lambda: _pos(deal=True), PositionError,
      r"\"deal\": true is dealt by the engine, which sets 'discard', 'hands', 'to_move'; remove them"),
     # --- the AEC env
-    ("env render mode", lambda: uno_v3.env(render_mode="rgb"), ValueError, r"render_mode='rgb' is not supported"),
-    ("env episode", lambda: uno_v3.env(episode="match"), ValueError, r"episode='match' is not allowed"),
-    ("env illegal policy", lambda: uno_v3.env(illegal_action="skip"), ValueError, r"illegal_action='skip'"),
-    ("env option", lambda: uno_v3.env(stacking="yes"), ValueError, r"stacking='yes' is not allowed"),
+    ("env render mode", lambda: uno_v4.env(render_mode="rgb"), ValueError, r"render_mode='rgb' is not supported"),
+    ("env episode", lambda: uno_v4.env(episode="match"), ValueError, r"episode='match' is not allowed"),
+    ("env illegal policy", lambda: uno_v4.env(illegal_action="skip"), ValueError, r"illegal_action='skip'"),
+    ("env option", lambda: uno_v4.env(stacking="yes"), ValueError, r"stacking='yes' is not allowed"),
     ("env action as a name", lambda: _raw().step("draw"), ValueError, r"action must be an integer action id"),
     ("env action out of range", lambda: _raw().step(500), ValueError, r"action 500 is out of range; ids are 0 to"),
     ("env setup for other rules", lambda: _raw().reset(options={"setup": {

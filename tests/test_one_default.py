@@ -9,13 +9,13 @@ from helpers import PRESET_NAMES, export_agent
 
 import agents
 from agents.base import ModelMismatchError
-from uno_env import VecGame, uno_v3
+from uno_env import VecGame, uno_v4
 
 
 @pytest.mark.parametrize("rules", PRESET_NAMES)
 @pytest.mark.parametrize("players", [2, 4])
 def test_vecgame_observes_the_envs_default_layout(rules, players):
-    env = uno_v3.env(rules=rules, num_players=players)
+    env = uno_v4.env(rules=rules, num_players=players)
     env.reset(seed=0)
     width = env.observation_space(env.possible_agents[0])["observation"].shape[0]
     game = VecGame(rules, players, batch_size=3, seed=0)

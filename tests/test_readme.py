@@ -58,12 +58,12 @@ def test_the_readme_has_no_unfilled_placeholders():
 
 def test_the_vecgame_block_prints_the_width_every_env_observes(capsys):
     """VecGame observes the default layout (v3) as every env does, and the README says what it prints."""
-    from uno_env import uno_v3
+    from uno_env import uno_v4
 
     code = next(c for c in PY_BLOCKS if "VecGame(" in c and "observe()" in c)
     exec(compile(code, "README.md", "exec"), {"__name__": "readme_example"})
     printed = capsys.readouterr().out.strip()
-    env = uno_v3.env(rules="standard_en", num_players=4)
+    env = uno_v4.env(rules="standard_en", num_players=4)
     width = env.observation_space("player_0")["observation"].shape[0]
     assert printed == f"(1024, 4) (1024, {width})"
     assert f"# {printed}" in code  # the block's comment shows that output

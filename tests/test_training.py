@@ -195,7 +195,7 @@ def test_an_exported_agent_refuses_a_game_with_another_layout(tmp_path):
     meta["env_version"] = "uno_v9"
     (tmp_path / "old.json").write_text(json.dumps(meta))
     (tmp_path / "old.pt").write_bytes((tmp_path / "tiny.pt").read_bytes())
-    with pytest.raises(ModelMismatchError, match="env version 'uno_v9'.*but this game has 'uno_v3'"):
+    with pytest.raises(ModelMismatchError, match="env version 'uno_v9'.*but this game has 'uno_v4'"):
         PolicyAgent.load(tmp_path / "old.json", game=VecGame("standard_en", 2, observation="v3"))
     (tmp_path / "cut.json").write_text(json.dumps(json.loads((tmp_path / "tiny.json").read_text())))
     (tmp_path / "cut.pt").write_bytes((tmp_path / "tiny.pt").read_bytes()[:100])

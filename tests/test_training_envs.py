@@ -172,10 +172,10 @@ def test_learner_env_deals_again_rounds_that_end_before_the_learner_is_asked(epi
 def test_gymnasium_make_and_make_vec_find_the_envs_by_id():
     import gymnasium as gym
 
-    env = gym.make("uno_env.vector:uno_env/UnoLearner-v3", num_players=3, opponents="greedy")
+    env = gym.make("uno_env.vector:uno_env/UnoLearner-v4", num_players=3, opponents="greedy")
     obs, info = env.reset(seed=0)
     assert isinstance(env.unwrapped, UnoEnv) and env.observation_space.contains(obs) and info["action_mask"].any()
-    venv = gym.make_vec("uno_env/UnoLearner-v3", num_envs=8, num_players=3, opponents="random", seed=0)
+    venv = gym.make_vec("uno_env/UnoLearner-v4", num_envs=8, num_players=3, opponents="random", seed=0)
     assert isinstance(venv, UnoVectorEnv) and venv.num_envs == 8  # the batched env, not 8 copies
     obs, _ = venv.reset(seed=0)
     assert obs.shape == (8, env.observation_space.shape[0])

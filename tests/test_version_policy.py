@@ -11,9 +11,11 @@ look-ahead window), so the pin is sensitive to rare events.
 from uno_env import ENV_VERSION
 from uno_env.fingerprint import fingerprint
 
-# uno_v3 changed defaults and the observation, not the games: the same fingerprint as uno_v2
+# uno_v3 changed defaults and the observation, not the games: the same fingerprint as uno_v2. uno_v4 fixed a Wild
+# Draw Colour on an empty draw pile (flip_jp) and keeps prev_color in every preset (a state field the hash reads).
 PINNED = {"uno_v2": "195a37155fa0568b761915c1a7bd7eed9f07bc5908ed53b0b66f0122bbbe8603",
-          "uno_v3": "195a37155fa0568b761915c1a7bd7eed9f07bc5908ed53b0b66f0122bbbe8603"}
+          "uno_v3": "195a37155fa0568b761915c1a7bd7eed9f07bc5908ed53b0b66f0122bbbe8603",
+          "uno_v4": "2903dc18f8acf356a225ff5fc6b33da3a61c77bb5159074ff6c79c881b9d5400"}
 
 
 def test_seeded_games_are_those_pinned_for_this_env_version():
@@ -28,12 +30,13 @@ def test_seeded_games_are_those_pinned_for_this_env_version():
 def test_a_retired_version_fails_with_a_clear_error():
     import pytest
 
-    with pytest.raises(ImportError, match="uno_v1 is retired; use uno_v3"):
-        from uno_env import uno_v1  # noqa: F401
+    for old in ("uno_v1", "uno_v2", "uno_v3"):
+        with pytest.raises(ImportError, match=f"{old} is retired; use uno_v4"):
+            __import__("uno_env", fromlist=[old])
 
 
-def test_a_version_whose_games_are_unchanged_stays_importable_with_its_defaults():
-    from uno_env import uno_v2, uno_v3
+def test_the_current_version_is_the_one_importable_env_module():
+    from uno_env import uno_v4
 
-    assert uno_v2.raw_env(num_players=2).illegal_action == "raise"
-    assert uno_v3.raw_env(num_players=2).illegal_action == "lose"
+    assert uno_v4.raw_env(num_players=2).illegal_action == "lose"
+    assert uno_v4.raw_env(num_players=2).metadata["name"] == "uno_v4"

@@ -1,7 +1,7 @@
-"""UNO as a PettingZoo AEC environment (``uno_v3``), over the rules core with one game.
+"""UNO as a PettingZoo AEC environment (``uno_v4``), over the rules core with one game.
 
 ====================  =============================================================================
-Import                ``from uno_env import uno_v3`` (or ``uno_env.env``, ``uno_env.raw_env``)
+Import                ``from uno_env import uno_v4`` (or ``uno_env.env``, ``uno_env.raw_env``)
 Actions               Discrete; one id per action string (``uno_env.core.actions``)
 Parallel API          No
 Agents                ``player_0`` ... ``player_{P-1}`` (2 to 10)
@@ -39,7 +39,7 @@ Arguments:
     record: a file (``.jsonl``, or ``.jsonl.gz``) to which every episode is written as a game record
         (``uno_env.records``, docs/records.md); episodes an illegal move ended or changed are left out.
     observation: the observation layout, ``"v3"`` (default: what the table has seen, ``uno_env.core.memory``)
-        or ``"v2"`` (the layout of uno_v2, which the shipped agents read).
+        or ``"v2"`` (the older, shorter layout: the first part of v3).
     **options: rule options (the names of rules §9).
 
 A challenge shows the offender's hand to the challenger only (rules §1.6): after the step, that agent's
@@ -54,11 +54,15 @@ When ``max_turns_per_round`` stops a round it is reported as truncation (the blo
 still names a winner and the rewards follow it).
 
 Version history:
+    * v4: a Wild Draw Colour accepted on an empty draw pile reshuffles the discards and the victim draws
+      (it drew nothing; ``flip_jp`` games change); ``prev_color`` is the colour before the top card in
+      every preset and after a retraction; a seat not asked sees a decision that only a hidden hand explains
+      (a jump-in offer, a Skip that may be passed on, a playable drawn card) as if declined; an innocent
+      challenge verdict is in the offender's ``lacks``.  The layouts keep their sizes.
     * v3: an illegal move ends the episode with -1 for the offender and 0 for the others, the move named
       in ``infos`` (PettingZoo's classic convention; ``illegal_action="raise"`` keeps the old default);
       observation v3: public history, known cards, the challenged hand shown to the challenger
       (``observation="v2"`` keeps the old layout); ``state()``/``state_space``; no seeded game changes.
-      ``uno_v2`` stays importable with v2's defaults.
     * v2: under ``drawn_card_play="never"`` a chain of forced draws that came round to a seat holding a
       card it had drawn and could play made it draw again; it is now asked (seeded games with that
       option change, no preset's).
@@ -95,7 +99,7 @@ def env(**kwargs) -> AECEnv:
 
 
 class raw_env(AECEnv):
-    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v3", "is_parallelizable": False,
+    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v4", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, rules="standard_en", num_players: int = 4, render_mode: str | None = None,

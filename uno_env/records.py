@@ -3,7 +3,7 @@
 One game (one episode: a round, or a whole game with ``episode="game"``) per line, so a truncated file
 loses at most its last game and an error names the line::
 
-    {"format": "uno-record", "version": 1, "env": "uno_v3", "rules": "standard_en", "options": {},
+    {"format": "uno-record", "version": 1, "env": "uno_v4", "rules": "standard_en", "options": {},
      "num_players": 2, "seed": 7, "start": null, "episode": "round", "agents": ["heuristic", "random"],
      "actions": [[0, 12], [1, 40], ...],
      "result": {"scores": [..], "winner": 0, "round_points": 31, "rounds": 1, "truncated": false,

@@ -1,23 +1,22 @@
 """Registry entries, so that the environments are made by id as their frameworks' users expect.
 
 ==================================  =======================================================================
-``gymnasium.make("uno_env/UnoLearner-v3", ...)``  one game against opponents (``uno_env.vector.UnoEnv``)
-``gymnasium.make_vec("uno_env/UnoLearner-v3", num_envs=64, ...)``  the batched ``UnoVectorEnv`` (its
+``gymnasium.make("uno_env/UnoLearner-v4", ...)``  one game against opponents (``uno_env.vector.UnoEnv``)
+``gymnasium.make_vec("uno_env/UnoLearner-v4", num_envs=64, ...)``  the batched ``UnoVectorEnv`` (its
                                     ``vector_entry_point``: one numpy batch, not 64 environment copies)
-``pettingzoo.make("aec", "uno_env/uno-v3", ...)``  the AEC environment (``uno_env.uno_v3.env``);
-                                    ``uno_env/uno-v2`` keeps v2's defaults
+``pettingzoo.make("aec", "uno_env/uno-v4", ...)``  the AEC environment (``uno_env.uno_v4.env``)
 ==================================  =======================================================================
 
 Keyword arguments are the environments' own (``rules``, ``num_players``, ``opponents``, rule options...).
 Importing ``uno_env.vector`` registers the Gymnasium ids and ``uno_env.aec`` the PettingZoo ones; the
-``module:id`` form needs no import first: ``gymnasium.make("uno_env.vector:uno_env/UnoLearner-v3")``.
+``module:id`` form needs no import first: ``gymnasium.make("uno_env.vector:uno_env/UnoLearner-v4")``.
 ``import uno_env`` alone registers nothing, so that the rules core never imports a framework.
 """
 
 from __future__ import annotations
 
-GYMNASIUM_ID = "uno_env/UnoLearner-v3"
-PETTINGZOO_IDS = {"uno_env/uno-v3": "uno_env.uno_v3:env", "uno_env/uno-v2": "uno_env.uno_v2:env"}
+GYMNASIUM_ID = "uno_env/UnoLearner-v4"
+PETTINGZOO_IDS = {"uno_env/uno-v4": "uno_env.uno_v4:env"}
 
 
 def register_gymnasium() -> None:

@@ -14,7 +14,7 @@ public RLModule API; illegal actions get logits at RLlib's ``FLOAT_MIN``):
   forward pass per vector step, no per-game Python env objects.  It follows gymnasium's
   ``next_step`` autoreset (what RLlib's ``SingleAgentEnvRunner`` expects): the step after a game's
   episode ended ignores that game's action and returns its next episode's first observation.
-* ``UnoPettingZooEnv`` / ``make_aec_env`` (the *AEC* path): the PettingZoo AEC env ``uno_v3``
+* ``UnoPettingZooEnv`` / ``make_aec_env`` (the *AEC* path): the PettingZoo AEC env ``uno_v4``
   through RLlib's ``PettingZooEnv`` wrapper (a ``MultiAgentEnv``; UNO is turn based, so the wrapper
   steps one seat at a time), with the observation keys renamed.  Seats are mapped to RLModules by
   ``seat_mapping``: one seat of each episode to the trained ``"learner"`` module and the others to
@@ -86,7 +86,7 @@ def _pettingzoo_env_class():
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
     class UnoPettingZooEnv(PettingZooEnv):
-        """RLlib's ``PettingZooEnv`` over ``uno_v3`` with ``{"observations", "action_mask"}`` obs."""
+        """RLlib's ``PettingZooEnv`` over ``uno_v4`` with ``{"observations", "action_mask"}`` obs."""
 
         def __init__(self, rules="standard_en", num_players: int = 2, episode: str = "round", **options):
             from .aec import raw_env

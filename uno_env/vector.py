@@ -17,7 +17,7 @@ Gymnasium's env checker).  An illegal action follows ``illegal_action`` (``uno_e
 Where an episode ends, ``info`` reports ``winner`` (the round's winner, -1 for none) and ``round_points``,
 as the AEC and SB3 environments do (in ``UnoVectorEnv``'s info as arrays, with Gymnasium's ``_winner`` /
 ``_round_points`` masks of the games whose episode ended).  Both are registered with Gymnasium
-(``gymnasium.make("uno_env/UnoLearner-v3")``, ``gymnasium.make_vec("uno_env/UnoLearner-v3", num_envs=64)``).
+(``gymnasium.make("uno_env/UnoLearner-v4")``, ``gymnasium.make_vec("uno_env/UnoLearner-v4", num_envs=64)``).
 """
 
 from __future__ import annotations

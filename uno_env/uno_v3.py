@@ -1,5 +1,0 @@
-"""Versioned name of the PettingZoo environment (PettingZoo's classic convention): ``uno_v3``."""
-
-from .aec import env, raw_env
-
-__all__ = ["env", "raw_env"]
