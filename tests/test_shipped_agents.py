@@ -3,7 +3,6 @@ of the PettingZoo AEC env there, in every seat, choosing only legal actions."""
 
 import json
 
-import numpy as np
 import pytest
 
 pytest.importorskip("torch")
