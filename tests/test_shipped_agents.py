@@ -20,7 +20,7 @@ def test_a_shipped_agent_plays_a_round_of_its_preset_through_the_aec_env(name):
     game = env.unwrapped.game
     policy = agents.load(name, game=game)
     decisions = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
         if termination or truncation:
             env.step(None)
