@@ -29,6 +29,7 @@ def test_the_stored_entries_were_checked_on_held_out_seeds():
         assert set(e["params"]) <= set(HeuristicAgent.DEFAULTS)
         c = e["check"]
         assert c["better"] and c["tuned_vs_current"]["ci95"][0] > c["fair_share"] == 1 / e["players"]
+        assert c["tuned_minus_current_vs_greedy"]["ci95"][1] >= 0  # not measurably worse against greedy
         assert seeds.HEURISTIC_CHECK.span(c["seed"], c["batch_size"]) and c["rounds"] >= 20_000
         assert e["search"]["seed"] in seeds.HEURISTIC_TUNING
         assert HeuristicAgent.params_for(e["rules"], e["players"]) == {**HeuristicAgent.DEFAULTS, **e["params"]}
@@ -63,7 +64,9 @@ def test_tuning_stores_only_what_beats_the_current_weights(tmp_path, monkeypatch
     assert c["seed"] in seeds.HEURISTIC_CHECK and c["rounds"] == 200 and c["tuned_vs_current"]["rounds"] == 200
     for key in ("tuned_vs_current", "tuned_vs_greedy", "current_vs_greedy"):
         assert c[key]["ci95"][0] <= c[key]["win_rate"] <= c[key]["ci95"][1]
-    assert result["stored"] == c["better"] == (c["tuned_vs_current"]["ci95"][0] > 0.5)
+    paired = c["tuned_minus_current_vs_greedy"]
+    assert paired["rounds"] == 200 and paired["ci95"][0] <= paired["difference"] <= paired["ci95"][1]
+    assert result["stored"] == c["better"] == (c["tuned_vs_current"]["ci95"][0] > 0.5 and paired["ci95"][1] >= 0)
     assert path.is_file() == result["stored"]
     if result["stored"]:
         assert HeuristicAgent.tuned_entries()[0]["params"] == result["tuned"]

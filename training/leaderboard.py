@@ -435,6 +435,15 @@ def load(path: Path = JSON_PATH) -> dict | None:
     return json.loads(Path(path).read_text(encoding="utf-8")) if Path(path).is_file() else None
 
 
+def page(path: Path = JSON_PATH) -> str:
+    """``docs/leaderboard.md``: the committed JSON rendered, or a page saying how to make it."""
+    data = load(path)
+    if data is not None:
+        return render(data)
+    return ("# Leaderboard\n\nNo leaderboard has been measured yet: `python -m training.leaderboard` writes "
+            f"`{_rel(Path(path))}`, and the documentation build turns it into this page.\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.leaderboard", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true",
