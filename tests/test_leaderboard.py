@@ -180,7 +180,10 @@ def test_a_best_response_trains_resumes_and_reports_a_win_rate_on_held_out_seeds
     sessions = json.loads((tmp_path / "runs" / "br-random-standard_en-2p" / "sessions.json").read_text())
     assert len(sessions["sessions"]) == 2
     shown = leaderboard.best_response_for(lines, "random", "standard_en", 2, lines[0]["agent_fingerprint"])
-    assert shown == lines[1]  # the largest budget
+    assert shown == max(lines, key=lambda x: x["ci95"][0])  # the strongest evidence
+    for x in lines:  # the learner's last training rounds, to tell a learner that stalls
+        assert set(x["training_last_rounds"]) == {"episodes", "win_rate", "mean_decisions"}
+        assert 0 <= x["training_last_rounds"]["win_rate"] <= 1
     assert leaderboard.best_response_for(lines, "random", "standard_en", 2, "another version") is None
 
 

@@ -12,7 +12,11 @@ on seeds of ``training.seeds.BEST_RESPONSE_TRAINING``.
 
 ``--warm-start`` starts the learner from AGENT itself: an exported agent's weights (``ppo_lean --init-agent``),
 or for a scripted bot a clone of its play (``ppo_lean --distill``); otherwise the learner starts from scratch.
-The result says which.
+The result says which.  From scratch against an agent that wins almost every round at first (``greedy`` already
+does), the learner can learn to stall instead of to win: drawing again and again puts its loss off, and the
+discount makes a later loss cheaper.  The result records the learner's last training rounds (their win rate and
+mean length), and a warning says when they look like stalling; warm-started, the learner begins at AGENT's own
+level and the stalling never pays.
 
 Then the best response plays ``--rounds`` (20,000) rounds against AGENT, seats rotated, on seeds of
 ``training.seeds.BEST_RESPONSE_CHECK`` (never trained on), and its win rate with a 95% Wilson interval is the
@@ -50,6 +54,17 @@ def warm_kind(agent: str) -> str:
     import agents
     kind, path = agents.locate(agent)
     return "init_agent" if kind == "export" and path is not None and path.with_suffix(".pt").is_file() else "distill"
+
+
+def _recent_episodes(run: Path) -> dict:
+    """The learner's last training rounds (up to 1,000, from the run's checkpoint): how many, its win rate and
+    their mean length in its decisions."""
+    import numpy as np
+    import torch
+    state = torch.load(run / "checkpoints" / "latest.pt", map_location="cpu", weights_only=False)
+    eps = np.array(state["episodes"], dtype=np.float64).reshape(-1, 2)
+    return {"episodes": int(len(eps)), "win_rate": float((eps[:, 0] > 0).mean()) if len(eps) else 0.0,
+            "mean_decisions": float(eps[:, 1].mean()) if len(eps) else 0.0}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,6 +132,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"best_response: error: {exc}", file=sys.stderr)
         return 2
     sessions = json.loads((run / "sessions.json").read_text())
+    recent = _recent_episodes(run)
+    if recent["mean_decisions"] > 200:
+        print(f"warning: the learner's last {recent['episodes']} training rounds lasted {recent['mean_decisions']:.0f} "
+              f"of its decisions on average and it won {recent['win_rate']:.1%}: it has likely learned to stall "
+              f"(drawing to put off a loss, which the discount makes cheaper) rather than to win; try --warm-start",
+              file=sys.stderr, flush=True)
     seed = seeds.BEST_RESPONSE_CHECK.start
     batch = min(BATCH, args.rounds)
     t0 = time.time()
@@ -129,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             "budget_steps": args.total_steps, "trained_steps": int(sessions["steps"]),
             "train_seconds": sessions["train_seconds"], "warm_start": warm, "run": _rel(run),
             "training_seed": args.seed, "training_seed_range": seeds.BEST_RESPONSE_TRAINING.name,
+            "training_last_rounds": recent,
             "hyperparameters": {"n_envs": args.n_envs, "n_steps": args.n_steps, "batch_size": args.batch_size,
                                 "learning_rate": args.learning_rate, "net_arch": cfg.net_arch,
                                 "ent_coef": cfg.ent_coef, "observation": "v3"},

@@ -264,12 +264,14 @@ def best_responses(path: Path = BEST_RESPONSES) -> list[dict]:
 
 def best_response_for(results: list[dict], agent: str, rules: str, players: int,
                       fingerprint: str | None = None) -> dict | None:
-    """The result shown for an entrant: the largest training budget, the latest among equals; with
-    ``fingerprint``, only results measured against the entrant as it is (not, say, the heuristic before its
-    weights on that table were tuned)."""
+    """The result shown for an entrant: the strongest evidence of exploitability, the highest 95% lower bound
+    of a best response's win rate (each is a lower bound measured on held-out seeds; a failed training run, say
+    one that learned to stall, gives a weak one), then the largest budget; with ``fingerprint``, only results
+    measured against the entrant as it is (not, say, the heuristic before its weights on that table were
+    tuned)."""
     mine = [r for r in results if (r.get("agent"), r.get("rules"), r.get("players")) == (agent, rules, players)
             and (fingerprint is None or r.get("agent_fingerprint") in (None, fingerprint))]
-    return max(mine, key=lambda r: (r.get("budget_steps", 0), r.get("finished", ""))) if mine else None
+    return max(mine, key=lambda r: (r["ci95"][0], r.get("budget_steps", 0), r.get("finished", ""))) if mine else None
 
 
 # ------------------------------------------------------------------------------------------ the run
@@ -368,7 +370,9 @@ def render(data: dict) -> str:
         "measurement, which another machine will not repeat.",
         "* **Best response**: at 2 players, how often a PPO learner trained against the entrant (frozen) beats it "
         "over 20,000 rounds on seeds of their own (`python -m training.best_response`; its training budget in "
-        "samples beside it): a lower bound on how exploitable the entrant is. A blank means not measured yet.",
+        "samples beside it, and whether it started from the entrant): a lower bound on how exploitable the entrant "
+        "is. Of several measurements the one with the highest lower bound is shown; all are listed below. A blank "
+        "means not measured yet.",
         "",
     ]
     results = data.get("exploitability", [])
