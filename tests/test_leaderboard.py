@@ -194,8 +194,23 @@ def test_a_best_response_warm_starts_from_a_bot_by_cloning_it(tmp_path, capsys):
                                "--distill-decisions", "640", "--total-steps", "512", "--rounds", "64",
                                "--runs-dir", str(tmp_path), "--out", str(out), "--no-progress"]) == 0
     line = json.loads(out.read_text())
-    assert line["warm_start"] == "distill" and line["run"].endswith("br-greedy-standard_en-2p-warm")
+    assert line["warm_start"] == "distill" and line["start_from"] == "greedy"
+    assert line["run"].endswith("br-greedy-standard_en-2p-warm")
     assert (tmp_path / "br-greedy-standard_en-2p-warm" / "distill.json").is_file()
     assert best_response.warm_kind("ppo-standard_en-2p") == "init_agent"
-    with pytest.raises(SystemExit):
-        best_response.main(["greedy", "--seed", str(seeds.LEADERBOARD.start)])  # not a training seed
+    assert best_response.run_name("greedy", "standard_en", 2, "ppo-standard_en-2p") == \
+        "br-greedy-standard_en-2p-from-ppo-standard_en-2p"
+    assert "from `heuristic`" in leaderboard.render({**_page_stub(), "exploitability": [
+        {**line, "start_from": "heuristic", "warm_start": "distill"}]})
+    for bad in (["greedy", "--seed", str(seeds.LEADERBOARD.start)],  # not a training seed
+                ["greedy", "--warm-start", "--start-from", "heuristic"],  # one start at a time
+                ["greedy", "--start-from", "no-such-agent"]):
+        with pytest.raises(SystemExit):
+            best_response.main(bad)
+
+
+def _page_stub() -> dict:
+    """The least a leaderboard JSON holds for ``render``: no tables."""
+    return {"protocol": {"seed_range": seeds.LEADERBOARD.as_dict(), "rounds": 20000, "batch_size": 512,
+                         "torch_threads": 1}, "commit": "x", "created": "2000-01-01", "seconds": 0,
+            "machine": {"cpus": 2}, "tables": []}

@@ -329,6 +329,12 @@ def _cost(c: dict) -> str:
     return f"{s * 1e6:.0f} µs" if s < 1e-3 else f"{s * 1e3:.2f} ms"
 
 
+def _start(br: dict, agent: str) -> str:
+    """Where a best response started, as a suffix: ``""`` (from scratch), ``", from it"`` or ``", from X"``."""
+    start = br.get("start_from") or (agent if br.get("warm_start") else None)
+    return "" if start is None else ", from it" if start == agent else f", from `{start}`"
+
+
 def render(data: dict) -> str:
     """``docs/leaderboard.md`` from the leaderboard's JSON."""
     p = data["protocol"]
@@ -397,7 +403,7 @@ def render(data: dict) -> str:
                 if P == 2:
                     br = best_response_for(results, n, rules, P, t.get("fingerprints", {}).get(n))
                     row += (f" {_pct(br['win_rate'])} ({_ci(br['ci95'])}), {br['budget_steps'] / 1e6:g}M samples"
-                            f"{', warm start' if br.get('warm_start') else ''} |" if br else " |")
+                            f"{_start(br, n)} |" if br else " |")
                 lines.append(row)
             against = "in one seat against three of the column's" if P > 2 else "against the column's"
             lines += ["", f"Win rate of the row's entrant {against}, with its 95% interval:", ""]
@@ -416,11 +422,11 @@ def render(data: dict) -> str:
     if results:
         lines += ["## Best responses { #best-responses }", "",
                   "Every measurement of `training.best_response` (`results/leaderboard/best_response.jsonl`):", "",
-                  "| agent | rules | players | budget (samples) | warm start | best response's win rate | rounds | "
+                  "| agent | rules | players | budget (samples) | started from | best response's win rate | rounds | "
                   "seeds from |", "|---|---|---|---|---|---|---|---|"]
         for r in results:
             lines.append(f"| `{r['agent']}` | `{r['rules']}` | {r['players']} | {r['budget_steps']:,} | "
-                         f"{r.get('warm_start') or 'no'} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | "
+                         f"{_start(r, r['agent'])[2:] or 'scratch'} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | "
                          f"{r['rounds']:,} | {r['seed']:,} |")
         lines.append("")
         if shown:
