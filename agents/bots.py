@@ -8,6 +8,9 @@ masked argmax: no Python loop over rows, no random numbers (ties go to the lowes
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from uno_env.core.cards import SWAP_IN_TURN
@@ -139,9 +142,19 @@ class HeuristicAgent(_ScriptedBot):
     11. A drawn playable card is played, except a wild while the hand holds four cards or more and it
         is not late.
     12. Ties: high points first (they cost the most if the round is lost).
+
+    The weights are ``DEFAULTS`` unless ``agents/heuristic_params.json`` holds weights tuned for the preset
+    and table size being played (``training.tune_heuristic --store``, which stores them only when they beat
+    the default weights on held-out seeds): then ``heuristic`` on that preset and table size is the tuned
+    bot, and a figure measured against it before the tuning was measured against another bot.
+    ``HeuristicAgent.params_for(rules, players)`` says which weights a table gets; the weights apply to the
+    preset exactly as defined (a preset with options changed plays ``DEFAULTS``).  ``standard_en`` keeps
+    ``DEFAULTS``: the shipped agents were trained against them.  Weights given to the constructor override
+    both.
     """
 
     name = "heuristic"
+    TUNED = Path(__file__).with_name("heuristic_params.json")  # weights tuned per preset and table size
 
     DEFAULTS = dict(
         w_col=5.1,  # per card of the colour active after the play left in the hand
@@ -165,12 +178,40 @@ class HeuristicAgent(_ScriptedBot):
         bluff_rate=0.5,  # opponents' bluff rate relative to honest plays (challenge estimate)
     )
 
+    @classmethod
+    def tuned_entries(cls) -> list[dict]:
+        """The entries of ``agents/heuristic_params.json``: rules, players, the weights that differ from
+        ``DEFAULTS`` and how they were found and checked."""
+        if not cls.TUNED.is_file():
+            return []
+        return list(json.loads(cls.TUNED.read_text(encoding="utf-8")).get("tuned", []))
+
+    @classmethod
+    def params_for(cls, rules, players: int) -> dict:
+        """The weights ``heuristic`` plays with on ``rules`` (a preset name or a ``RuleConfig``) at
+        ``players`` seats: ``DEFAULTS``, with the stored tuned weights of that preset and table size when the
+        rules are the preset exactly."""
+        from uno_env.core.config import PRESETS
+
+        config = PRESETS.get(rules) if isinstance(rules, str) else rules
+        name = getattr(config, "name", None)
+        params = dict(cls.DEFAULTS)
+        if config is None or name not in PRESETS or config != PRESETS[name]:
+            return params
+        for entry in cls.tuned_entries():
+            if entry.get("rules") == name and int(entry.get("players", -1)) == int(players):
+                unknown = set(entry["params"]) - set(cls.DEFAULTS)
+                if unknown:
+                    raise ValueError(f"{cls.TUNED}: unknown heuristic parameters {sorted(unknown)}")
+                params.update(entry["params"])
+        return params
+
     def __init__(self, game=None, seed: int | None = None, **params):
         super().__init__(game, seed)
         unknown = set(params) - set(self.DEFAULTS)
         if unknown:
             raise ValueError(f"unknown heuristic parameters {sorted(unknown)}; they are: {sorted(self.DEFAULTS)}")
-        self.p = {**self.DEFAULTS, **params}
+        self.p = {**self.params_for(self.view.rules, self.view.P), **params}
         v = self.view
         P = v.P
         f = v.action_face0

@@ -72,6 +72,12 @@ class MatchResult:
     void_games: int = 0
     seed: int | None = None  # the deals: row i of the batch plays the games seeded seed + i (VecGame)
     batch_size: int | None = None
+    # per distinct agent: the decisions it made and the seconds its observations and ``act`` calls took
+    costs: dict = field(default_factory=dict)
+    # with ``per_game=True``: each game's winning slot (-1: void) and the points of its last round, by game
+    # number (left out of ``to_json``)
+    game_winners: np.ndarray | None = field(default=None, repr=False)
+    game_points: np.ndarray | None = field(default=None, repr=False)
 
     def to_markdown(self) -> str:
         lines = [f"{self.rules}, {self.players} players, {self.games} {self.episode}s, seats rotated",
@@ -84,7 +90,9 @@ class MatchResult:
         return "\n".join(lines)
 
     def to_json(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        out.pop("game_winners"), out.pop("game_points")
+        return out
 
 
 def _load_agents(names: list[str], game, seed: int | None):
@@ -95,12 +103,15 @@ def _load_agents(names: list[str], game, seed: int | None):
 
 def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: int = 1000,
                seed: int = 0, batch_size: int = 512, episode: str = "round", ratings: bool | None = None,
-               progress: bool = False, record=None, **options) -> MatchResult:
+               progress: bool = False, record=None, per_game: bool = False, **options) -> MatchResult:
     """Play ``games`` seat-rotated games between the agents of ``lineup`` (names or agents).
 
     ``lineup`` lists the agent of each seat slot; when shorter than ``num_players`` its last entry
     fills the remaining slots (one result entry per slot).  ``record``: a file to write every game to
-    as a game record (``uno_env.records``, docs/records.md), or a ``RecordWriter``.
+    as a game record (``uno_env.records``, docs/records.md), or a ``RecordWriter``.  ``per_game``: keep
+    each game's winning slot and points (``MatchResult.game_winners``, ``game_points``), for ratings over
+    several matches.  ``MatchResult.costs`` gives each distinct agent's decisions and the seconds they took
+    (its observations and ``act`` calls, batched as the match plays them).
     """
     from uno_env import VecGame
     from uno_env.core.state import OVER
@@ -136,6 +147,10 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     done = 0
     void = 0
     winners: list[int] = []  # the winning slot of each game, for the ratings
+    by_game_winner = np.full(games, -1, np.int64) if per_game else None
+    by_game_points = np.zeros(games, np.int64) if per_game else None
+    decisions = np.zeros(len(agent_objs), np.int64)
+    act_seconds = np.zeros(len(agent_objs))
     want_ratings = (P > 2) if ratings is None else ratings
     bar = None
     if progress:
@@ -162,8 +177,11 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
             actions = np.empty(rows.size, np.int64)
             for k in np.unique(who):
                 i = np.flatnonzero(who == k)
+                t_act = time.perf_counter()
                 obs = observer_for(game, agent_objs[k], layouts).observe(st, rows[i], seats[i])
                 actions[i] = agent_objs[k].act(obs, st.mask[rows[i]], rng)
+                act_seconds[k] += time.perf_counter() - t_act
+                decisions[k] += i.size
             if recorder is not None:
                 recorder.act(rows, seats, actions)
             out = engine.step_rows(st, rows, actions)
@@ -190,6 +208,9 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
                 slot = (w - rot) % P
                 wins[slot] += 1
                 points[slot] += int(st.round_points[r])
+                if per_game:
+                    by_game_winner[game_no[r]] = slot
+                    by_game_points[game_no[r]] = int(st.round_points[r])
                 if want_ratings:
                     winners.append(slot)
             done += take.size
@@ -217,7 +238,10 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     seconds = time.perf_counter() - t0
     counted = done - void
     result = MatchResult(str(game.rules.name), P, episode, done, seconds, names, void_games=void, seed=seed,
-                         batch_size=B)
+                         batch_size=B,
+                         costs={n: {"decisions": int(decisions[k]), "seconds": float(act_seconds[k])}
+                                for k, n in enumerate(distinct)},
+                         game_winners=by_game_winner, game_points=by_game_points)
     mus = _ratings(winners, P) if want_ratings and winners else None
     for s in range(P):
         lo, hi = wilson(int(wins[s]), counted)

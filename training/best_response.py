@@ -1,0 +1,191 @@
+"""How exploitable is an agent?  Train a masked PPO best response against it, frozen, and measure what it wins.
+
+    python -m training.best_response greedy --rules standard_en --players 2 --total-steps 2000000
+    python -m training.best_response ppo-standard_en-2p --rules standard_en --total-steps 10000000 --warm-start
+    python -m training.best_response greedy --rules standard_en --players 2 --total-steps 4000000   # resumes, trains on
+    python -m training.best_response greedy --rules standard_en --start-from ppo-standard_en-2p   # from a strong player
+
+The learner is ``training.ppo_lean``'s (its loop, its network, its opponent mechanism: AGENT plays every other
+seat of every game, as it loads with ``agents.load``, and does not learn).  The run goes to
+``runs/best_response/br-AGENT-RULES-Np[-warm|-from-START]/`` and is resumable like any ``ppo_lean`` run: the
+same command after an interruption continues it, and a larger ``--total-steps`` trains the same learner
+further.  It trains on seeds of ``training.seeds.BEST_RESPONSE_TRAINING``.
+
+``--warm-start`` starts the learner from AGENT itself: an exported agent's weights (``ppo_lean --init-agent``),
+or for a scripted bot a clone of its play (``ppo_lean --distill``); otherwise the learner starts from scratch.
+The result says which.  From scratch against an agent that wins almost every round at first (``greedy`` already
+does), the learner can learn to stall instead of to win: drawing again and again puts its loss off, and the
+discount makes a later loss cheaper.  The result records the learner's last training rounds (their win rate and
+mean length), and a warning says when they look like stalling; warm-started, the learner begins at AGENT's own
+level and the stalling never pays.  ``--start-from START`` starts it from another player instead (the same two
+ways): a best response may begin anywhere, and beginning from a player that already beats AGENT (say the shipped
+agent against ``greedy``) makes the budget go to exploiting AGENT rather than to learning the game.
+
+Then the best response plays ``--rounds`` (20,000) rounds against AGENT, seats rotated, on seeds of
+``training.seeds.BEST_RESPONSE_CHECK`` (never trained on), and its win rate with a 95% Wilson interval is the
+result: the best response AGENT's worst case is at least this bad, so the figure is a lower bound on how
+exploitable AGENT is (a longer budget, or a better learner, may find more).  One JSON line per result goes to
+``results/leaderboard/best_response.jsonl``, which ``training.leaderboard`` shows as a column, with its budget:
+the samples (learner decisions) the run was asked to train on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+from training import seeds
+from training.leaderboard import BEST_RESPONSES, _commit, _fingerprint, _rel
+
+ROUNDS = 20_000
+BATCH = 512
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.~+-]+", "_", Path(name).name if ("/" in name or "\\" in name) else name)
+
+
+def run_name(agent: str, rules: str, players: int, start: str | None) -> str:
+    """The run's folder name: from scratch, warm-started from AGENT (``-warm``) or started from another player."""
+    tail = "" if start is None else "-warm" if start == agent else f"-from-{_slug(start)}"
+    return f"br-{_slug(agent)}-{rules}-{players}p{tail}"
+
+
+def warm_kind(agent: str) -> str:
+    """How ``--warm-start`` starts from ``agent``: ``init_agent`` (an exported agent's weights) or ``distill``
+    (a clone of its play: a scripted bot, an ensemble, a colour average of something not exported)."""
+    import agents
+    kind, path = agents.locate(agent)
+    return "init_agent" if kind == "export" and path is not None and path.with_suffix(".pt").is_file() else "distill"
+
+
+def _recent_episodes(run: Path) -> dict:
+    """The learner's last training rounds (up to 1,000, from the run's checkpoint): how many, its win rate and
+    their mean length in its decisions."""
+    import numpy as np
+    import torch
+    state = torch.load(run / "checkpoints" / "latest.pt", map_location="cpu", weights_only=False)
+    eps = np.array(state["episodes"], dtype=np.float64).reshape(-1, 2)
+    return {"episodes": int(len(eps)), "win_rate": float((eps[:, 0] > 0).mean()) if len(eps) else 0.0,
+            "mean_decisions": float(eps[:, 1].mean()) if len(eps) else 0.0}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.best_response", description=__doc__.split("\n")[0])
+    parser.add_argument("agent", help="the agent to exploit: a bot, a shipped agent or a path (as agents.load takes)")
+    parser.add_argument("--rules", default="standard_en", help="preset")
+    parser.add_argument("--players", type=int, default=2, help="seats per table (the learner holds one)")
+    parser.add_argument("--total-steps", type=int, default=2_000_000,
+                        help="the budget: learner decisions to train on (default 2,000,000)")
+    parser.add_argument("--warm-start", action="store_true",
+                        help="start from AGENT (its weights, or for a bot a clone of its play) instead of scratch")
+    parser.add_argument("--start-from", default=None, metavar="START",
+                        help="start from another player the same way (an exported agent's weights, or a clone)")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"rounds of the measurement (default {ROUNDS:,})")
+    parser.add_argument("--seed", type=int, default=seeds.BEST_RESPONSE_TRAINING.start,
+                        help="seed of the training (in training.seeds.BEST_RESPONSE_TRAINING)")
+    parser.add_argument("--runs-dir", default="runs/best_response", help="parent folder of the runs")
+    parser.add_argument("--out", type=Path, default=BEST_RESPONSES, help="the JSON lines file the result is added to")
+    parser.add_argument("--n-envs", type=int, default=1024, help="games stepped together (ppo_lean)")
+    parser.add_argument("--n-steps", type=int, default=16, help="rollout length per game (ppo_lean)")
+    parser.add_argument("--batch-size", type=int, default=4096, help="minibatch size (ppo_lean)")
+    parser.add_argument("--learning-rate", type=float, default=3e-4, help="Adam learning rate (ppo_lean)")
+    parser.add_argument("--distill-decisions", type=int, default=500_000,
+                        help="starting from a bot: decisions of it to clone")
+    parser.add_argument("--checkpoint-every", type=int, default=500_000, help="steps between checkpoints")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True, help="progress bar")
+    parser.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
+    args = parser.parse_args(argv)
+    command = "python -m training.best_response " + " ".join(argv if argv is not None else sys.argv[1:])
+    if not seeds.BEST_RESPONSE_TRAINING.span(args.seed, args.n_envs) or \
+            args.seed + args.total_steps + args.n_envs > seeds.BEST_RESPONSE_TRAINING.stop:
+        parser.error(f"--seed must leave the training's seeds (seed + game, and seed + step for a resume that "
+                     f"restarts its games) in {seeds.BEST_RESPONSE_TRAINING.start} to "
+                     f"{seeds.BEST_RESPONSE_TRAINING.stop - 1}")
+    if args.rounds < 1:
+        parser.error("--rounds must be positive")
+
+    import agents
+    from training import ppo_lean
+    from training.evaluate import play_match
+
+    if agents.locate(args.agent)[0] == "unknown":
+        parser.error(f"unknown agent {args.agent!r}; agents are: {', '.join(agents.available())}, or a path")
+    if args.warm_start and args.start_from:
+        parser.error("--warm-start starts from AGENT, --start-from from another player: give one")
+    start = args.agent if args.warm_start else args.start_from
+    if start is not None and agents.locate(start)[0] == "unknown":
+        parser.error(f"--start-from: unknown agent {start!r}")
+    warm = warm_kind(start) if start is not None else None
+    name = run_name(args.agent, args.rules, args.players, start)
+    run = Path(args.runs_dir) / name
+    resume = (run / "checkpoints" / "latest.pt").is_file()
+    lean = ["--rules", args.rules, "--players", str(args.players), "--opponents", args.agent, "--observation", "v3",
+            "--seed", str(args.seed), "--run-name", name, "--runs-dir", args.runs_dir,
+            "--total-steps", str(args.total_steps), "--n-envs", str(args.n_envs), "--n-steps", str(args.n_steps),
+            "--batch-size", str(args.batch_size), "--learning-rate", str(args.learning_rate),
+            "--checkpoint-every", str(args.checkpoint_every), "--torch-threads", str(args.torch_threads),
+            "--progress" if args.progress else "--no-progress"]
+    if warm == "init_agent":
+        lean += ["--init-agent", start]
+    elif warm == "distill":
+        lean += ["--distill", start, "--distill-decisions", str(args.distill_decisions)]
+    if resume:
+        lean.append("--resume")
+    print(f"best response to {args.agent} ({args.rules}, {args.players} players): "
+          f"{'resuming' if resume else 'training'} {run} to {args.total_steps:,} samples, "
+          f"{'from scratch' if start is None else f'starting from {start} ({warm})'}", flush=True)
+    try:
+        cfg = ppo_lean.parse_args(lean)
+        ppo_lean.train(cfg)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"best_response: error: {exc}", file=sys.stderr)
+        return 2
+    sessions = json.loads((run / "sessions.json").read_text())
+    recent = _recent_episodes(run)
+    if recent["mean_decisions"] > 200:
+        print(f"warning: the learner's last {recent['episodes']} training rounds lasted {recent['mean_decisions']:.0f} "
+              f"of its decisions on average and it won {recent['win_rate']:.1%}: it has likely learned to stall "
+              f"(drawing to put off a loss, which the discount makes cheaper) rather than to win; try --warm-start "
+              f"or --start-from",
+              file=sys.stderr, flush=True)
+    seed = seeds.BEST_RESPONSE_CHECK.start
+    batch = min(BATCH, args.rounds)
+    t0 = time.time()
+    res = play_match([str(run / "agent"), args.agent], args.rules, args.players, args.rounds, seed=seed,
+                     batch_size=batch, ratings=False)
+    e = res.entries[0]
+    fair = 1 / args.players
+    line = {"agent": args.agent, "rules": args.rules, "players": args.players,
+            "agent_fingerprint": _fingerprint(args.agent, args.rules, args.players),
+            "budget_steps": args.total_steps, "trained_steps": int(sessions["steps"]),
+            "train_seconds": sessions["train_seconds"], "warm_start": warm, "start_from": start, "run": _rel(run),
+            "training_seed": args.seed, "training_seed_range": seeds.BEST_RESPONSE_TRAINING.name,
+            "training_last_rounds": recent,
+            "hyperparameters": {"n_envs": args.n_envs, "n_steps": args.n_steps, "batch_size": args.batch_size,
+                                "learning_rate": args.learning_rate, "net_arch": cfg.net_arch,
+                                "ent_coef": cfg.ent_coef, "observation": "v3"},
+            "rounds": e.games, "seed": seed, "batch_size": batch, "seed_range": seeds.BEST_RESPONSE_CHECK.as_dict(),
+            "wins": e.wins, "win_rate": e.win_rate, "ci95": [e.ci95[0], e.ci95[1]], "fair_share": fair,
+            "exploitability_lower_bound": max(0.0, e.ci95[0] - fair), "eval_seconds": round(time.time() - t0, 1),
+            "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "commit": _commit(), "command": command}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with open(args.out, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line) + "\n")
+    print(f"best response to {args.agent} ({args.rules}, {args.players} players), {args.total_steps:,} samples "
+          f"{'from scratch' if start is None else f'starting from {start} ({warm})'} "
+          f"({sessions['train_seconds']:.0f} s): it wins "
+          f"{e.win_rate:.2%} (95% CI {e.ci95[0]:.2%} - {e.ci95[1]:.2%}) of {e.games:,} rounds on seeds from {seed:,}; "
+          f"fair share {fair:.0%}, so {args.agent} is exploitable by at least "
+          f"{100 * line['exploitability_lower_bound']:.1f} points. Added to {args.out}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,515 @@
+"""The leaderboard: every preset and table size, the scripted bots and every shipped agent that fits, one protocol.
+
+    python -m training.leaderboard                       # the full protocol: results/leaderboard/leaderboard.json
+    python -m training.leaderboard --resume              # after an interruption: keep the matches already played
+    python -m training.leaderboard --quick               # a small run (200 rounds a match) to runs/leaderboard-quick/
+    python -m training.leaderboard --exploitability-only # only re-read results/leaderboard/best_response.jsonl
+
+The protocol, fixed so that figures of different days compare:
+
+* **Tables**: each preset (``standard_en``, ``standard_ru``, ``house_cn``, ``solo_bga``, ``flip_jp``) at 2 and
+  at 4 players, with its preset's rules exactly (no option changed).
+* **Entrants**: ``random``, ``greedy``, ``heuristic`` (with the weights it plays on that preset and table
+  size, ``HeuristicAgent.params_for``) and every shipped agent (``agents.shipped()``) whose model card says it
+  was trained for that preset and table size (``rules``, ``players``, no ``options``), played as it loads
+  (``agents.load``: the shipped agents average over colour renamings).
+* **Matches**: at 2 players every pair of entrants plays a match; at 4 players every entrant plays a match
+  against three copies of every other one (one seat against three: the issue's targets).  Each match is
+  ``ROUNDS`` = 20,000 rounds (a 95% interval of about +-0.7 points on a 2-player win rate, +-0.6 on a
+  4-player one), seats rotated (game ``g`` shifts the seating by ``g mod players``, so every entrant sits in
+  every seat equally often), on ``training.evaluate.play_match`` (the batched core, ``BATCH`` = 512 games
+  at once, one torch thread).
+* **Seeds**: every match deals from seed ``training.seeds.LEADERBOARD.start`` = 900,000,000 (row ``i`` of the
+  batch from 900,000,000 + ``i``), a range no training, tuning or selection uses (``training/seeds.py``);
+  every pairing of a table plays the same deals.
+* **Figures**: each match's win rates with 95% Wilson intervals and points per round (the points a seat
+  scores, 0 in a round it loses) with a 95% normal interval; OpenSkill ratings of the entrants (Plackett-Luce,
+  ``tau=0``; each round a ranking, its winner first and the others tied) from the same rounds, the matches'
+  rounds taken in turn; each entrant's cost per decision (seconds of its observations and ``act`` calls per
+  decision, batched as the matches play them, on the machine that ran it: a measurement, stored as such);
+  and, at 2 players, each entrant's exploitability as measured by ``training.best_response`` (read from
+  ``results/leaderboard/best_response.jsonl``).
+* **Records**: every round as a game record (``uno_env.records``, docs/records.md), one gzipped file per match
+  under ``--work-dir`` (``runs/leaderboard/records/``, not kept in git: ``python -m uno_env.records`` and
+  ``records.check`` replay them).
+
+The JSON goes to ``results/leaderboard/leaderboard.json`` (kept in git); the documentation build turns it into
+``docs/leaderboard.md`` (``render``, called by ``docs/gen_pages.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import itertools
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from training import seeds
+
+REPO = Path(__file__).resolve().parent.parent
+PRESETS = ("standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp")
+SIZES = (2, 4)
+BOTS = ("random", "greedy", "heuristic")
+ROUNDS = 20_000
+QUICK_ROUNDS = 200
+BATCH = 512
+SEED = seeds.LEADERBOARD.start
+RESULTS = REPO / "results" / "leaderboard"
+JSON_PATH = RESULTS / "leaderboard.json"
+BEST_RESPONSES = RESULTS / "best_response.jsonl"
+FORMAT = "uno-env-leaderboard/1"
+Z95 = 1.959963984540054
+
+
+# ------------------------------------------------------------------------------------------ the entrants
+def fits(meta: dict, rules: str, players: int) -> bool:
+    """Whether a shipped agent's model card says it was trained for ``rules`` at ``players`` seats."""
+    return (meta.get("rules") == rules and int(meta.get("players", -1)) == int(players)
+            and not meta.get("options"))
+
+
+def entrants(rules: str, players: int) -> list[str]:
+    """The bots, then every shipped agent that fits the table (read from the model cards, no torch)."""
+    import agents
+    out = list(BOTS)
+    for name in agents.shipped():
+        meta = json.loads((agents.MODELS / f"{name}.json").read_text(encoding="utf-8"))
+        if fits(meta, rules, players):
+            out.append(name)
+    return out
+
+
+def pairings(names: list[str], players: int) -> list[tuple[str, str]]:
+    """``(agent, opponent)`` of each match: every pair at 2 players; at more, every entrant in one seat against
+    every other one in the others."""
+    if players == 2:
+        return list(itertools.combinations(names, 2))
+    return list(itertools.permutations(names, 2))
+
+
+def _fingerprint(name: str, rules: str, players: int) -> str:
+    """What an entrant is, for ``--resume`` to know a match played before still stands: the weights of a
+    shipped agent, the heuristic's weights on that table, a bot's name."""
+    import agents
+    from agents.bots import HeuristicAgent
+    h = hashlib.sha256(name.encode())
+    if name == "heuristic":
+        h.update(json.dumps(HeuristicAgent.params_for(rules, players), sort_keys=True).encode())
+    elif name in agents.shipped():
+        for suffix in (".json", ".pt"):
+            h.update((agents.MODELS / f"{name}{suffix}").read_bytes())
+    return h.hexdigest()[:16]
+
+
+# ------------------------------------------------------------------------------------------ the statistics
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    from training.evaluate import wilson as _wilson
+    return _wilson(int(wins), int(n))
+
+
+def mean_ci(total: float, total_sq: float, n: int) -> tuple[float, tuple[float, float]]:
+    """Mean and 95% normal interval of ``n`` values from their sum and sum of squares."""
+    if n == 0:
+        return 0.0, (0.0, 0.0)
+    m = total / n
+    var = max(0.0, total_sq / n - m * m) * n / max(1, n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return m, (m - half, m + half)
+
+
+def rate(tables: list[tuple[list[str], np.ndarray]], names: list[str]) -> dict:
+    """OpenSkill Plackett-Luce ratings of ``names`` from the rounds of several matches.
+
+    ``tables``: for each match the agent of each seat slot and the winning slot of each round (-1: void,
+    skipped).  The rounds are rated in turn, round ``g`` of every match before round ``g + 1`` of any, so that
+    no match's rounds come last.  Each round is a ranking of the seats, the winner first and the others tied
+    (what the round's reward counts).  The agents are fixed, so ``tau=0``: no drift is added between rounds
+    and the ratings average over all of them (``training.evaluate._ratings`` explains).  An agent holding
+    several seats of one round (one against three) gets the sum of its seats' updates: the Plackett-Luce
+    likelihood of the round depends on its rating through each of those seats."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce(tau=0.0)
+    ratings = {n: model.rating(name=n) for n in names}
+    longest = max((len(w) for _, w in tables), default=0)
+    for g in range(longest):
+        for seats, winners in tables:
+            if g >= len(winners) or winners[g] < 0:
+                continue
+            w = int(winners[g])
+            teams = [[model.rating(mu=ratings[n].mu, sigma=ratings[n].sigma, name=n)] for n in seats]
+            new = model.rate(teams, ranks=[0 if s == w else 1 for s in range(len(seats))])
+            for n in set(seats):
+                old = ratings[n]
+                idx = [s for s, m in enumerate(seats) if m == n]
+                mu = old.mu + sum(new[s][0].mu - old.mu for s in idx)
+                var = old.sigma ** 2 * math.prod(new[s][0].sigma ** 2 / old.sigma ** 2 for s in idx)
+                ratings[n] = model.rating(mu=mu, sigma=math.sqrt(var), name=n)
+    return {n: {"mu": float(r.mu), "sigma": float(r.sigma), "ordinal": float(r.ordinal())}
+            for n, r in ratings.items()}
+
+
+# ------------------------------------------------------------------------------------------ a table
+def play_table(rules: str, players: int, rounds: int, batch: int, seed: int, work: Path, resume: bool = False,
+               log=print) -> dict:
+    """Every match of one table, its ratings, points per round and costs."""
+    from training.evaluate import play_match
+
+    names = entrants(rules, players)
+    folder = work / "matches" / f"{rules}-{players}p"
+    records = work / "records" / f"{rules}-{players}p"
+    folder.mkdir(parents=True, exist_ok=True)
+    records.mkdir(parents=True, exist_ok=True)
+    matches, rated = [], []
+    for agent, opponent in pairings(names, players):
+        stem = f"{agent}_vs_{opponent}"
+        key = {"rules": rules, "players": players, "lineup": [agent, opponent], "rounds": rounds, "batch": batch,
+               "seed": seed, "agent": _fingerprint(agent, rules, players),
+               "opponent": _fingerprint(opponent, rules, players)}
+        done, arrays = folder / f"{stem}.json", folder / f"{stem}.npz"
+        if resume and done.is_file() and arrays.is_file() and json.loads(done.read_text())["key"] == key:
+            match = json.loads(done.read_text())["match"]
+            data = np.load(arrays)
+            winners, points = data["winners"], data["points"]
+            log(f"{rules} {players}p {agent} vs {opponent}: kept from {done}")
+        else:
+            record = records / f"{stem}.jsonl.gz"
+            res = play_match([agent, opponent], rules, players, rounds, seed=seed, batch_size=batch,
+                             ratings=False, per_game=True, record=record)
+            winners, points = res.game_winners, res.game_points
+            match = summarise(res, agent, opponent, seed, record)
+            np.savez_compressed(arrays, winners=winners, points=points)
+            done.write_text(json.dumps({"key": key, "match": match}))
+            e = match["agent_result"]
+            log(f"{rules} {players}p {agent} vs {opponent}: {e['win_rate']:.2%} ({e['ci95'][0]:.2%} - "
+                f"{e['ci95'][1]:.2%}) over {match['rounds']} rounds, {res.seconds:.0f} s")
+        matches.append(match)
+        rated.append(([agent] + [opponent] * (players - 1), winners, points))
+    ratings = rate([(s, w) for s, w, _ in rated], names)
+    # points per round of each entrant, over every seat it held in every round of the table
+    tot = {n: [0.0, 0.0, 0] for n in names}
+    for seats, winners, points in rated:
+        ok = winners >= 0
+        for s, n in enumerate(seats):
+            got = np.where(winners[ok] == s, points[ok], 0).astype(np.float64)
+            tot[n][0] += got.sum()
+            tot[n][1] += (got ** 2).sum()
+            tot[n][2] += int(ok.sum())
+    ppr = {}
+    for n, (a, b, k) in tot.items():
+        m, ci = mean_ci(a, b, k)
+        ppr[n] = {"mean": m, "ci95": [max(0.0, ci[0]), ci[1]], "seat_rounds": k}
+    cost = {n: {"decisions": 0, "seconds": 0.0} for n in names}
+    for m in matches:
+        for n, c in m["costs"].items():
+            cost[n]["decisions"] += c["decisions"]
+            cost[n]["seconds"] += c["seconds"]
+    for c in cost.values():
+        c["seconds_per_decision"] = c["seconds"] / c["decisions"] if c["decisions"] else None
+    head = {a: {} for a in names}
+    for m in matches:
+        a, b = m["agent"], m["opponent"]
+        head[a][b] = {k: m["agent_result"][k] for k in ("win_rate", "ci95", "wins", "rounds")}
+        if players == 2:
+            head[b][a] = {k: m["opponent_result"][k] for k in ("win_rate", "ci95", "wins", "rounds")}
+    order = sorted(names, key=lambda n: -ratings[n]["ordinal"])
+    return {"rules": rules, "players": players, "entrants": names, "ranking": order, "fair_share": 1 / players,
+            "fingerprints": {n: _fingerprint(n, rules, players) for n in names},
+            "matches": matches, "head_to_head": head, "ratings": ratings, "points_per_round": ppr,
+            "cost_per_decision": cost}
+
+
+def summarise(res, agent: str, opponent: str, seed: int, record: Path) -> dict:
+    """One match's figures: the agent's seat, and the opponent's seats (one at 2 players, pooled at more)."""
+    P = res.players
+    ok = res.game_winners >= 0
+    n = int(ok.sum())
+    out = {"agent": agent, "opponent": opponent, "lineup": [agent] + [opponent] * (P - 1), "rounds": n,
+           "void_rounds": res.void_games, "seed": seed, "seconds": round(res.seconds, 1), "costs": res.costs,
+           "records": _rel(record)}
+    for key, slots in (("agent_result", [0]), ("opponent_result", list(range(1, P)))):
+        wins = int(sum(res.entries[s].wins for s in slots))
+        seat_rounds = n * len(slots)
+        got = np.where(np.isin(res.game_winners[ok], slots), res.game_points[ok], 0).astype(np.float64)
+        m, ci = mean_ci(got.sum(), (got ** 2).sum(), n)
+        lo, hi = wilson(wins, seat_rounds)
+        out[key] = {"seats": len(slots), "wins": wins, "rounds": seat_rounds, "win_rate": wins / max(1, seat_rounds),
+                    "ci95": [lo, hi], "points_per_round": m / len(slots),
+                    "points_per_round_ci95": [max(0.0, ci[0]) / len(slots), ci[1] / len(slots)]}
+    return out
+
+
+def _rel(path: Path) -> str:
+    path = Path(path).resolve()
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
+
+
+# ------------------------------------------------------------------------------------------ exploitability
+def best_responses(path: Path = BEST_RESPONSES) -> list[dict]:
+    """The results of ``training.best_response`` (one JSON line each)."""
+    if not Path(path).is_file():
+        return []
+    return [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def best_response_for(results: list[dict], agent: str, rules: str, players: int,
+                      fingerprint: str | None = None) -> dict | None:
+    """The result shown for an entrant: the strongest evidence of exploitability, the highest 95% lower bound
+    of a best response's win rate (each is a lower bound measured on held-out seeds; a failed training run, say
+    one that learned to stall, gives a weak one), then the largest budget; with ``fingerprint``, only results
+    measured against the entrant as it is (not, say, the heuristic before its weights on that table were
+    tuned)."""
+    mine = [r for r in results if (r.get("agent"), r.get("rules"), r.get("players")) == (agent, rules, players)
+            and (fingerprint is None or r.get("agent_fingerprint") in (None, fingerprint))]
+    return max(mine, key=lambda r: (r["ci95"][0], r.get("budget_steps", 0), r.get("finished", ""))) if mine else None
+
+
+# ------------------------------------------------------------------------------------------ the run
+def _commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                             timeout=10)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def run(presets=PRESETS, sizes=SIZES, rounds: int = ROUNDS, batch: int = BATCH, seed: int = SEED,
+        work: Path = Path("runs/leaderboard"), resume: bool = False, quick: bool = False,
+        best_response_file: Path = BEST_RESPONSES, command: str = "", log=print) -> dict:
+    """Play the protocol and return the leaderboard's JSON object."""
+    if not seeds.LEADERBOARD.span(seed, batch):
+        raise ValueError(f"seed {seed} with a batch of {batch} leaves the leaderboard's seed range "
+                         f"({seeds.LEADERBOARD.start} to {seeds.LEADERBOARD.stop - 1})")
+    t0 = time.time()
+    tables = [play_table(p, n, rounds, batch, seed, Path(work), resume, log) for p in presets for n in sizes]
+    import torch
+    return {
+        "format": FORMAT,
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "commit": _commit(), "command": command, "quick": quick, "seconds": round(time.time() - t0, 1),
+        "protocol": {"presets": list(presets), "sizes": list(sizes), "bots": list(BOTS), "rounds": rounds,
+                     "episode": "round", "batch_size": batch, "seed": seed, "seed_range": seeds.LEADERBOARD.as_dict(),
+                     "kept_apart_from": [r.as_dict() for r in seeds.RANGES if r is not seeds.LEADERBOARD],
+                     "seats": "rotated: game g shifts the seating by g mod players",
+                     "pairings": "2 players: every pair; more: every entrant in one seat against three of every other",
+                     "ratings": "OpenSkill PlackettLuce(tau=0), each round a ranking (winner first, others tied), "
+                                "the matches' rounds in turn; ordinal = mu - 3 sigma",
+                     "torch_threads": torch.get_num_threads()},
+        "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+                    "cpus": os.cpu_count(), "python": platform.python_version()},
+        "tables": tables,
+        "exploitability": best_responses(best_response_file),
+    }
+
+
+# ------------------------------------------------------------------------------------------ the page
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(ci) -> str:
+    return f"{100 * ci[0]:.1f}-{100 * ci[1]:.1f}"
+
+
+def _cost(c: dict) -> str:
+    s = c.get("seconds_per_decision")
+    if s is None:
+        return "-"
+    return f"{s * 1e6:.0f} µs" if s < 1e-3 else f"{s * 1e3:.2f} ms"
+
+
+def _start(br: dict, agent: str) -> str:
+    """Where a best response started, as a suffix: ``""`` (from scratch), ``", from it"`` or ``", from X"``."""
+    start = br.get("start_from") or (agent if br.get("warm_start") else None)
+    return "" if start is None else ", from it" if start == agent else f", from `{start}`"
+
+
+def render(data: dict) -> str:
+    """``docs/leaderboard.md`` from the leaderboard's JSON."""
+    p = data["protocol"]
+    rng = p["seed_range"]
+    quick = "; **a quick run: too few rounds for figures**" if data.get("quick") else ""
+    lines = [
+        "# Leaderboard",
+        "",
+        "<!-- generated by training/leaderboard.py (render) from results/leaderboard/leaderboard.json; "
+        "edit those, not this page -->",
+        "",
+        "How strong each scripted bot and each shipped agent is on every preset, at 2 and at 4 players, measured "
+        "one fixed way so that figures of different days compare. Produced by `python -m training.leaderboard` "
+        f"(commit `{data.get('commit') or '?'}`, {data['created'][:10]}, {data['seconds'] / 60:.0f} minutes on "
+        f"{data['machine']['cpus']} CPUs){quick}.",
+        "",
+        "## How it is measured { #protocol }",
+        "",
+        "* **Who plays**: `random`, `greedy` and `heuristic` (the scripted bots, on every table) and every "
+        "shipped agent whose model card says it was trained for that preset and number of players.",
+        f"* **Matches**: at 2 players every pair of entrants plays {p['rounds']:,} rounds (hands); at 4 players "
+        f"every entrant plays {p['rounds']:,} rounds in one seat against three copies of every other entrant. "
+        "Seats are rotated, so every entrant sits in every seat equally often.",
+        f"* **Deals**: every match deals from seed {rng['first']:,} (the leaderboard's range, {rng['first']:,} to "
+        f"{rng['last']:,}), which no training, tuning or selection uses (`training/seeds.py` lists the ranges); "
+        "the pairings of one table play the same deals. The game records of every round are written too "
+        "(`runs/leaderboard/records/`, [game records](records.md)).",
+        "* **Win rate**: the share of rounds the row's entrant won against the column's, with its 95% Wilson "
+        f"interval. A fair share is 50% at 2 players and 25% at 4; {p['rounds']:,} rounds give about ±0.7 "
+        "points at 2 players.",
+        "* **Rating**: [OpenSkill](https://openskill.me) (Plackett-Luce) from the same rounds, each round "
+        "a ranking with its winner first and the others tied; the table is sorted by the ordinal, "
+        "mu − 3 sigma, as OpenSkill's authors suggest for a leaderboard. The agents do not change, so no drift "
+        "is added between rounds (`tau=0`) and sigma shrinks with the number of rounds.",
+        "* **Points per round**: the points an entrant scores in a round (the cards left in the other hands "
+        "when it wins, 0 when it loses), averaged over every seat it held, with a 95% interval.",
+        "* **Cost per decision**: the time its observations and decisions took, per decision, in batches of up to "
+        f"{p['batch_size']} games with {p['torch_threads']} torch thread(s), on the machine of this run: a "
+        "measurement, which another machine will not repeat.",
+        "* **Best response**: at 2 players, how often a PPO learner trained against the entrant (frozen) beats it "
+        "over 20,000 rounds on seeds of their own (`python -m training.best_response`; its training budget in "
+        "samples beside it, and whether it started from the entrant): a lower bound on how exploitable the entrant "
+        "is. Of several measurements the one with the highest lower bound is shown; all are listed below. A blank "
+        "means not measured yet.",
+        "",
+    ]
+    results = data.get("exploitability", [])
+    by_rules: dict[str, list] = {}
+    for t in data["tables"]:
+        by_rules.setdefault(t["rules"], []).append(t)
+    for rules, tables in by_rules.items():
+        lines += [f"## `{rules}` {{ #{rules} }}", ""]
+        for t in tables:
+            P = t["players"]
+            lines += [f"### {P} players {{ #{rules}-{P}p }}", ""]
+            head = "| rank | entrant | rating (ordinal) | mu ± sigma | points per round | cost per decision |"
+            sep = "|---|---|---|---|---|---|"
+            if P == 2:
+                head += " best response |"
+                sep += "---|"
+            lines += [head, sep]
+            for k, n in enumerate(t["ranking"], 1):
+                r, pp = t["ratings"][n], t["points_per_round"][n]
+                row = (f"| {k} | `{n}` | {r['ordinal']:.2f} | {r['mu']:.2f} ± {r['sigma']:.2f} | {pp['mean']:.2f} "
+                       f"({pp['ci95'][0]:.2f}-{pp['ci95'][1]:.2f}) | {_cost(t['cost_per_decision'][n])} |")
+                if P == 2:
+                    br = best_response_for(results, n, rules, P, t.get("fingerprints", {}).get(n))
+                    row += (f" {_pct(br['win_rate'])} ({_ci(br['ci95'])}), {br['budget_steps'] / 1e6:g}M samples"
+                            f"{_start(br, n)} |" if br else " |")
+                lines.append(row)
+            against = "in one seat against three of the column's" if P > 2 else "against the column's"
+            lines += ["", f"Win rate of the row's entrant {against}, with its 95% interval:", ""]
+            order = t["ranking"]
+            lines.append("| | " + " | ".join(f"`{n}`" for n in order) + " |")
+            lines.append("|---|" + "---|" * len(order))
+            for a in order:
+                cells = []
+                for b in order:
+                    h = t["head_to_head"][a].get(b)
+                    cells.append("-" if h is None else f"{_pct(h['win_rate'])} ({_ci(h['ci95'])})")
+                lines.append(f"| `{a}` | " + " | ".join(cells) + " |")
+            lines.append("")
+    shown = [r for r in results if not any(t["rules"] == r.get("rules") and t["players"] == r.get("players")
+                                           and r.get("agent") in t["entrants"] for t in data["tables"])]
+    if results:
+        lines += ["## Best responses { #best-responses }", "",
+                  "Every measurement of `training.best_response` (`results/leaderboard/best_response.jsonl`):", "",
+                  "| agent | rules | players | budget (samples) | started from | best response's win rate | rounds | "
+                  "seeds from |", "|---|---|---|---|---|---|---|---|"]
+        for r in results:
+            lines.append(f"| `{r['agent']}` | `{r['rules']}` | {r['players']} | {r['budget_steps']:,} | "
+                         f"{_start(r, r['agent'])[2:] or 'scratch'} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | "
+                         f"{r['rounds']:,} | {r['seed']:,} |")
+        lines.append("")
+        if shown:
+            lines += [f"({len(shown)} of them for agents or tables not on this leaderboard.)", ""]
+    lines += ["## Reproduce { #reproduce }", "", "```bash",
+              "python -m training.leaderboard            # the protocol above (hours on two cores)",
+              "python -m training.leaderboard --resume   # after an interruption: keeps the matches played",
+              "python -m training.best_response greedy --rules standard_en --players 2 --total-steps 2000000",
+              "python -m training.leaderboard --exploitability-only   # add new best responses to the JSON",
+              "```", ""]
+    return "\n".join(lines)
+
+
+def load(path: Path = JSON_PATH) -> dict | None:
+    """The committed leaderboard JSON, or None."""
+    return json.loads(Path(path).read_text(encoding="utf-8")) if Path(path).is_file() else None
+
+
+def page(path: Path = JSON_PATH) -> str:
+    """``docs/leaderboard.md``: the committed JSON rendered, or a page saying how to make it."""
+    data = load(path)
+    if data is not None:
+        return render(data)
+    return ("# Leaderboard\n\nNo leaderboard has been measured yet: `python -m training.leaderboard` writes "
+            f"`{_rel(Path(path))}`, and the documentation build turns it into this page.\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.leaderboard", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help=f"a small run: {QUICK_ROUNDS} rounds a match, to runs/leaderboard-quick/ (tests use it)")
+    parser.add_argument("--rounds", type=int, default=None, help=f"rounds a match (default {ROUNDS:,})")
+    parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="comma-separated numbers of players")
+    parser.add_argument("--batch-size", type=int, default=BATCH, help="games played at once")
+    parser.add_argument("--seed", type=int, default=SEED, help="seed of the deals (in the leaderboard's range)")
+    parser.add_argument("--out", type=Path, default=None, help=f"the JSON (default {_rel(JSON_PATH)}; "
+                                                               "quick: runs/leaderboard-quick/leaderboard.json)")
+    parser.add_argument("--work-dir", type=Path, default=None,
+                        help="records and finished matches (default runs/leaderboard, quick: runs/leaderboard-quick)")
+    parser.add_argument("--resume", action="store_true", help="keep the matches of --work-dir played with the "
+                                                              "same protocol and entrants")
+    parser.add_argument("--best-responses", type=Path, default=BEST_RESPONSES,
+                        help="the JSON lines of training.best_response")
+    parser.add_argument("--exploitability-only", action="store_true",
+                        help="play nothing: re-read --best-responses into the existing JSON")
+    parser.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
+    args = parser.parse_args(argv)
+    quick_dir = Path("runs/leaderboard-quick")
+    out = args.out or (quick_dir / "leaderboard.json" if args.quick else JSON_PATH)
+    if args.exploitability_only:
+        data = load(out)
+        if data is None:
+            parser.error(f"no leaderboard at {out} to add best responses to")
+        data["exploitability"] = best_responses(args.best_responses)
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"{len(data['exploitability'])} best responses in {out}")
+        return 0
+    presets = [x.strip() for x in args.presets.split(",") if x.strip()]
+    sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
+    from uno_env.core.config import PRESETS as KNOWN
+    bad = [x for x in presets if x not in KNOWN]
+    if bad or not presets or not sizes or min(sizes) < 2:
+        parser.error(f"--presets must name presets ({', '.join(KNOWN)}) and --sizes numbers of players >= 2")
+    rounds = args.rounds or (QUICK_ROUNDS if args.quick else ROUNDS)
+    batch = min(args.batch_size, rounds)
+    import torch
+    if args.torch_threads:
+        torch.set_num_threads(args.torch_threads)
+    work = args.work_dir or (quick_dir if args.quick else Path("runs/leaderboard"))
+    try:
+        data = run(presets, sizes, rounds, batch, args.seed, work, args.resume, args.quick or rounds < ROUNDS,
+                   args.best_responses, command="python -m training.leaderboard " + " ".join(
+                       argv if argv is not None else sys.argv[1:]), log=lambda s: print(s, flush=True))
+    except ValueError as exc:
+        print(f"leaderboard: error: {exc}", file=sys.stderr)
+        return 2
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out} ({sum(len(t['matches']) for t in data['tables'])} matches, {data['seconds']:.0f} s); "
+          f"records under {work / 'records'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
