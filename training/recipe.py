@@ -220,6 +220,43 @@ RECIPES = {r.agent: r for r in (
                 about="fine-tune the shipped standard_en 4-player agent on standard_ru against three heuristic, "
                       "on renamed colours (4M steps, learning rate 5e-5, seed 2201)"),
         )),
+    # house_cn plays the standard deck with the same observation and action layouts (its house rules change what
+    # happens, not what is seen): its agents start from the standard_en ones, as standard_ru's do
+    Recipe(
+        agent="ppo-house_cn-2p",
+        note="the standard_en 2-player agent, fine-tuned on house_cn against heuristic",
+        ship="--colour-average",
+        steps=(
+            Run("cn2p", f"--rules house_cn --players 2 --opponents heuristic {_FINE} --colour-augment "
+                        f"--init-agent ppo-standard_en-2p --seed 2301 --snapshot-every 1000000", 3000000,
+                about="fine-tune the shipped standard_en 2-player agent on house_cn against heuristic, on "
+                      "renamed colours (3M steps, 65,536-decision rollouts, learning rate 5e-5, seed 2301)"),
+        )),
+    Recipe(
+        agent="ppo-house_cn-4p",
+        note="the standard_en 4-player agent, fine-tuned on house_cn against three heuristic",
+        ship="--colour-average",
+        steps=(
+            Run("cn4p", "--rules house_cn --players 4 --opponents heuristic --observation v3 "
+                        "--init-agent ppo-standard_en-4p --n-envs 1024 --n-steps 64 --batch-size 8192 "
+                        "--learning-rate 5e-5 --ent-coef 0.005 --colour-augment --seed 2401 "
+                        "--snapshot-every 1000000", 3000000,
+                about="fine-tune the shipped standard_en 4-player agent on house_cn against three heuristic, "
+                      "on renamed colours (3M steps, learning rate 5e-5, seed 2401)"),
+        )),
+    # flip_jp's two-sided deck has its own layouts (2,154 inputs at 2 players): no trained agent fits, so the
+    # network first clones heuristic's play (1M decisions), then trains with PPO against it
+    Recipe(
+        agent="ppo-flip_jp-2p",
+        note="heuristic's play cloned, then PPO against heuristic",
+        steps=(
+            Run("flip2p", "--rules flip_jp --players 2 --opponents heuristic --observation v3 --n-envs 1024 "
+                          "--n-steps 32 --batch-size 4096 --learning-rate 2e-4 --ent-coef 0.003 "
+                          "--distill heuristic --distill-decisions 1000000 --distill-epochs 8 --seed 2501 "
+                          "--snapshot-every 1000000", 6000000,
+                about="clone heuristic's play on flip_jp (1M decisions, 8 passes), then train with PPO against "
+                      "heuristic to 6M steps (learning rate 2e-4, seed 2501)"),
+        )),
 )}
 
 
