@@ -257,6 +257,43 @@ RECIPES = {r.agent: r for r in (
                 about="clone heuristic's play on flip_jp (1M decisions, 8 passes), then train with PPO against "
                       "heuristic to 6M steps (learning rate 2e-4, seed 2501)"),
         )),
+    Recipe(
+        agent="ppo-flip_jp-4p",
+        note="heuristic's play cloned, then PPO against three heuristic",
+        steps=(
+            Run("flip4p", "--rules flip_jp --players 4 --opponents heuristic --observation v3 --n-envs 1024 "
+                          "--n-steps 64 --batch-size 8192 --learning-rate 2e-4 --ent-coef 0.003 "
+                          "--distill heuristic --distill-decisions 1000000 --distill-epochs 8 --seed 2701 "
+                          "--snapshot-every 1000000", 6000000,
+                about="clone heuristic's play on flip_jp at 4 players (1M decisions, 8 passes), then train with "
+                      "PPO against three heuristic to 6M steps (learning rate 2e-4, seed 2701)"),
+        )),
+    # solo_bga's deck (112 cards, its own action cards) changes both layouts: as for flip_jp, heuristic's play is
+    # cloned first; its deck is one-sided, so it trains on renamed colours and plays colour-averaged
+    Recipe(
+        agent="ppo-solo_bga-2p",
+        note="heuristic's play cloned, then PPO against heuristic on renamed colours",
+        ship="--colour-average",
+        steps=(
+            Run("solo2p", "--rules solo_bga --players 2 --opponents heuristic --observation v3 --n-envs 1024 "
+                          "--n-steps 32 --batch-size 4096 --learning-rate 2e-4 --ent-coef 0.003 --colour-augment "
+                          "--distill heuristic --distill-decisions 1000000 --distill-epochs 8 --seed 2601 "
+                          "--snapshot-every 1000000", 6000000,
+                about="clone heuristic's play on solo_bga (1M decisions, 8 passes), then train with PPO against "
+                      "heuristic on renamed colours to 6M steps (learning rate 2e-4, seed 2601)"),
+        )),
+    Recipe(
+        agent="ppo-solo_bga-4p",
+        note="heuristic's play cloned, then PPO against three heuristic on renamed colours",
+        ship="--colour-average",
+        steps=(
+            Run("solo4p", "--rules solo_bga --players 4 --opponents heuristic --observation v3 --n-envs 1024 "
+                          "--n-steps 64 --batch-size 8192 --learning-rate 2e-4 --ent-coef 0.003 --colour-augment "
+                          "--distill heuristic --distill-decisions 1000000 --distill-epochs 8 --seed 2801 "
+                          "--snapshot-every 1000000", 6000000,
+                about="clone heuristic's play on solo_bga at 4 players (1M decisions, 8 passes), then train with "
+                      "PPO against three heuristic on renamed colours to 6M steps (learning rate 2e-4, seed 2801)"),
+        )),
 )}
 
 
