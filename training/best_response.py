@@ -13,13 +13,16 @@ further.  It trains on seeds of ``training.seeds.BEST_RESPONSE_TRAINING``.
 
 ``--warm-start`` starts the learner from AGENT itself: an exported agent's weights (``ppo_lean --init-agent``),
 or for a scripted bot a clone of its play (``ppo_lean --distill``); otherwise the learner starts from scratch.
-The result says which.  From scratch against an agent that wins almost every round at first (``greedy`` already
-does), the learner can learn to stall instead of to win: drawing again and again puts its loss off, and the
-discount makes a later loss cheaper.  The result records the learner's last training rounds (their win rate and
-mean length), and a warning says when they look like stalling; warm-started, the learner begins at AGENT's own
-level and the stalling never pays.  ``--start-from START`` starts it from another player instead (the same two
-ways): a best response may begin anywhere, and beginning from a player that already beats AGENT (say the shipped
-agent against ``greedy``) makes the budget go to exploiting AGENT rather than to learning the game.
+The result says which.  The learner is trained undiscounted (``--gamma 1``): the question is how often it wins,
+not how soon.  With ``ppo_lean``'s default discount (0.995) a learner from scratch against an agent that wins
+almost every round at first (``greedy`` does) learned to stall instead of to win (2M samples: 0.04% of rounds
+won): drawing again and again puts its loss off, and the discount made a loss 1,000 decisions later nearly free,
+although a round stopped at ``max_turns_per_round`` is scored as blocked (the lowest hand wins, rules E2/E3) and
+the staller, holding the most cards, loses it.  The result still records the learner's last training rounds
+(their win rate and mean length), and a warning says when they look like stalling.  ``--start-from START``
+starts it from another player instead (the same two ways): a best response may begin anywhere, and beginning
+from a player that already beats AGENT (say the shipped agent against ``greedy``) makes the budget go to
+exploiting AGENT rather than to learning the game.
 
 Then the best response plays ``--rounds`` (20,000) rounds against AGENT, seats rotated, on seeds of
 ``training.seeds.BEST_RESPONSE_CHECK`` (never trained on), and its win rate with a 95% Wilson interval is the
@@ -95,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-steps", type=int, default=16, help="rollout length per game (ppo_lean)")
     parser.add_argument("--batch-size", type=int, default=4096, help="minibatch size (ppo_lean)")
     parser.add_argument("--learning-rate", type=float, default=3e-4, help="Adam learning rate (ppo_lean)")
+    parser.add_argument("--gamma", type=float, default=1.0,
+                        help="discount (1: undiscounted, the win rate itself; below 1 a learner may stall)")
     parser.add_argument("--distill-decisions", type=int, default=500_000,
                         help="starting from a bot: decisions of it to clone")
     parser.add_argument("--checkpoint-every", type=int, default=500_000, help="steps between checkpoints")
@@ -129,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             "--seed", str(args.seed), "--run-name", name, "--runs-dir", args.runs_dir,
             "--total-steps", str(args.total_steps), "--n-envs", str(args.n_envs), "--n-steps", str(args.n_steps),
             "--batch-size", str(args.batch_size), "--learning-rate", str(args.learning_rate),
+            "--gamma", str(args.gamma),
             "--checkpoint-every", str(args.checkpoint_every), "--torch-threads", str(args.torch_threads),
             "--progress" if args.progress else "--no-progress"]
     if warm == "init_agent":
@@ -168,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
             "training_seed": args.seed, "training_seed_range": seeds.BEST_RESPONSE_TRAINING.name,
             "training_last_rounds": recent,
             "hyperparameters": {"n_envs": args.n_envs, "n_steps": args.n_steps, "batch_size": args.batch_size,
-                                "learning_rate": args.learning_rate, "net_arch": cfg.net_arch,
+                                "learning_rate": args.learning_rate, "gamma": args.gamma, "net_arch": cfg.net_arch,
                                 "ent_coef": cfg.ent_coef, "observation": "v3"},
             "rounds": e.games, "seed": seed, "batch_size": batch, "seed_range": seeds.BEST_RESPONSE_CHECK.as_dict(),
             "wins": e.wins, "win_rate": e.win_rate, "ci95": [e.ci95[0], e.ci95[1]], "fair_share": fair,
