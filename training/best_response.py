@@ -14,12 +14,13 @@ further.  It trains on seeds of ``training.seeds.BEST_RESPONSE_TRAINING``.
 ``--warm-start`` starts the learner from AGENT itself: an exported agent's weights (``ppo_lean --init-agent``),
 or for a scripted bot a clone of its play (``ppo_lean --distill``); otherwise the learner starts from scratch.
 The result says which.  The learner is trained undiscounted (``--gamma 1``): the question is how often it wins,
-not how soon.  With ``ppo_lean``'s default discount (0.995) a learner from scratch against an agent that wins
-almost every round at first (``greedy`` does) learned to stall instead of to win (2M samples: 0.04% of rounds
-won): drawing again and again puts its loss off, and the discount made a loss 1,000 decisions later nearly free,
-although a round stopped at ``max_turns_per_round`` is scored as blocked (the lowest hand wins, rules E2/E3) and
-the staller, holding the most cards, loses it.  The result still records the learner's last training rounds
-(their win rate and mean length), and a warning says when they look like stalling.  ``--start-from START``
+not how soon, and a discount makes putting a loss off by drawing again and again nearly free (a round stopped
+at ``max_turns_per_round`` is scored as blocked, rules E2/E3, and the staller, holding the most cards, loses
+it).  From scratch the learner plays like ``random``, which wins 1.1% of rounds against ``greedy`` (1,000
+rounds, seed 5): almost every round is lost and PPO has almost nothing to learn from (2M samples at discount
+0.995: 0.04% won; 1M undiscounted: 0.0% in training, rounds of 44 decisions, not stalling).  So start a best
+response from a competent player.  The result still records the learner's last training rounds (their win
+rate and mean length), and a warning says when they look like stalling.  ``--start-from START``
 starts it from another player instead (the same two ways): a best response may begin anywhere, and beginning
 from a player that already beats AGENT (say the shipped agent against ``greedy``) makes the budget go to
 exploiting AGENT rather than to learning the game.
