@@ -47,7 +47,21 @@ def test_every_win_rate_quoted_comes_from_a_held_out_evaluation_with_its_interva
     assert "seed 100,000" in readme
     table = between(ROOT / "docs" / "training.md", targets.AGENTS_BEGIN, targets.AGENTS_END)
     played = [name for name, *_ in targets.MATCHES if (targets.HELD_OUT / name / "results.json").is_file()]
-    assert len(re.findall(r"^\| `", table, flags=re.M)) == len(played) >= 3
+    agents, presets = table.split("The agents of the other presets")
+    assert len(re.findall(r"^\| `", agents, flags=re.M)) == len(played) >= 3
+    # every preset's 2- and 4-player agent has a row, measured or saying it is not
+    assert len(re.findall(r"^\| `", presets, flags=re.M)) == 2 * len(targets.PRESET_TARGETS)
+    for preset in targets.PRESET_TARGETS:
+        for players in (2, 4):
+            name = targets.preset_match(preset, players)
+            if (targets.HELD_OUT / name / "results.json").is_file():
+                assert targets.win(name) in presets
+
+
+def test_a_preset_agent_not_measured_is_not_met(monkeypatch, tmp_path):
+    monkeypatch.setattr(targets, "HELD_OUT", tmp_path)
+    rows = [r for r in targets.presets_table().splitlines() if r.startswith("| `")]
+    assert rows and all(r.endswith("| **not met** (not measured) |") for r in rows)
 
 
 @pytest.mark.parametrize("rate,lo,status", [(0.581, 0.574, "met"), (0.585, 0.569, "**not met**"),
