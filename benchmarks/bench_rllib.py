@@ -40,8 +40,8 @@ def bench(path: str, runners: int, a) -> dict:
     from training.rllib_train import Args, build_config, set_torch_threads
 
     args = Args(rules=a.rules, players=a.players, env=path, num_env_runners=runners,
-                num_envs_per_env_runner=a.envs_per_runner, opponents=a.opponents, train_batch_size=a.train_batch,
-                minibatch_size=min(500, a.train_batch), num_epochs=a.epochs, num_cpus=a.num_cpus, eval_games=0)
+                n_envs=a.envs_per_runner, opponents=a.opponents, train_batch_size=a.train_batch,
+                batch_size=min(500, a.train_batch), n_epochs=a.epochs, num_cpus=a.num_cpus, eval_games=0)
     args.validate()
     set_torch_threads(args)  # as training.rllib_train does (1 thread for the PPO update by default)
     algo = build_config(args, local=True).build_algo()

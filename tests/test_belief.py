@@ -1,4 +1,4 @@
-"""training.belief: the particle filter over hidden hands that the search probe's ``--information inferred``
+"""research.belief: the particle filter over hidden hands that the search probe's ``--information inferred``
 deals its worlds from.  The particles must stay possible deals that agree with all a seat has seen, the
 true deal must never be ruled out (the bots are exactly the model), and the particles must read the
 hidden hands better than uniform deals do."""
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from agents.bots import HeuristicAgent
-from training.belief import PUBLIC
-from training.search_probe import Searcher, probe
+from research.belief import PUBLIC
+from research.search_probe import Searcher, probe
 from uno_env import VecGame
 from uno_env.core.invariants import row_counts, violations
 from uno_env.core.state import DRAWN, OVER

@@ -1,15 +1,17 @@
-"""The observation benchmarks run and print one well-formed JSON line each (tiny settings; no timing asserted)."""
+"""The observation probes run and print one well-formed JSON line each (tiny settings; no timing asserted): the
+belief probe (research/) and the observation A/B benchmark (benchmarks/)."""
 
 import json
 
 import pytest
 
 
-@pytest.mark.parametrize("module", ["belief_probe", "ab_observation"])
+@pytest.mark.parametrize("module", ["research.belief_probe", "benchmarks.ab_observation"])
 def test_the_observation_benchmarks_print_one_json_line(module, capsys):
     import importlib
 
-    main = importlib.import_module(f"benchmarks.{module}").main
+    main = importlib.import_module(module).main
+    module = module.split(".")[-1]
     assert main(["--smoke"]) == 0
     lines = [x for x in capsys.readouterr().out.splitlines() if x.strip()]
     assert len(lines) == 1

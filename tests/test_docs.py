@@ -19,7 +19,7 @@ from uno_env.core.cards import COLOR_LETTERS, DECKS, make_deck
 ROOT = Path(__file__).resolve().parent.parent
 RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 NOTATION = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
-CITING = ("uno_env", "agents", "training", "tests", "benchmarks")  # folders whose citations must resolve
+CITING = ("uno_env", "agents", "training", "research", "tests", "benchmarks")  # folders whose citations must resolve
 TEXT = {".py", ".json", ".md", ".ipynb", ".toml", ".yml", ".yaml", ".cfg", ".txt"}
 SKIP_DIRS = {".git", "__pycache__", "site", ".pytest_cache", ".ruff_cache", ".hypothesis", "runs"}
 

@@ -146,8 +146,8 @@ def test_a_privileged_training_run_exports_an_actor_that_plays_from_its_own_view
         actions = player.act(game.observe(), game.legal_mask())
         assert game.legal_mask()[np.arange(8), actions].all()
     # the critic probe measures both critics on the same rounds, and refuses a plain checkpoint
-    from training.critic_probe import main as probe_main
-    from training.critic_probe import probe
+    from research.critic_probe import main as probe_main
+    from research.critic_probe import probe
     line = probe(V2_AGENTS[4], str(run / "checkpoints" / "latest.zip"), "standard_en", 4, "random",
                  decisions=1500, n_envs=16)
     assert line["decisions"] > 0

@@ -144,8 +144,8 @@ def test_a_checkpoint_loads_as_an_agent_and_plays_only_legal_actions(trained):
 def test_the_aec_path_trains_an_iteration_with_bots_in_the_policy_map(tmp_path):
     from training.rllib_train import Args, train
 
-    args = Args(env="aec", iterations=1, num_env_runners=0, num_envs_per_env_runner=1, train_batch_size=128,
-                minibatch_size=64, num_epochs=1, net_arch="32", opponents="greedy,random", eval_games=4,
+    args = Args(env="aec", iterations=1, num_env_runners=0, n_envs=1, train_batch_size=128,
+                batch_size=64, n_epochs=1, net_arch="32", opponents="greedy,random", eval_games=4,
                 eval_bots="greedy", checkpoint_dir=str(tmp_path / "aec"))
     out = train(args)
     assert out["num_env_steps_sampled"] > 0
@@ -155,10 +155,10 @@ def test_the_aec_path_trains_an_iteration_with_bots_in_the_policy_map(tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["--opponents", "ppo-standard_en-4p", "--players", "2"], "was trained for observation size"),
     (["--eval-bots", "ppo-standard_en-4p"], "was trained for observation size"),
-    (["--lr", "-1"], "--lr must be positive, got -1.0"),
+    (["--lr", "-1"], "--learning-rate must be positive, got -1.0"),  # RLlib's name of the flag still works
     (["--gamma", "1.5"], "--gamma must be in (0, 1], got 1.5"),
-    (["--entropy-coeff", "-5"], "--entropy-coeff must be 0 or more, got -5.0"),
-    (["--minibatch-size", "128", "--train-batch-size", "64"], "--minibatch-size (128) must not exceed"),
+    (["--entropy-coeff", "-5"], "--ent-coef must be 0 or more, got -5.0"),
+    (["--minibatch-size", "128", "--train-batch-size", "64"], "--batch-size (128) must not exceed"),
     (["--eval-bots", ","], "--eval-bots names no bot; give one or set --eval-games 0"),
 ])
 def test_bad_rllib_arguments_fail_before_ray_starts(argv, message, capsys):
@@ -188,7 +188,7 @@ def test_an_aec_league_snapshot_reaches_the_remote_env_runners_with_its_weights(
     from training.rllib_train import Args, add_snapshot, build_config
 
     args = Args(env="aec", players=2, iterations=1, league=1, league_every=1, num_env_runners=1,
-                num_envs_per_env_runner=2, train_batch_size=128, minibatch_size=64, num_epochs=1, net_arch="16",
+                n_envs=2, train_batch_size=128, batch_size=64, n_epochs=1, net_arch="16",
                 opponents="greedy", eval_games=0)
     args.validate()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
@@ -271,8 +271,8 @@ def test_self_play_maps_every_seat_to_the_learner():
 def test_the_self_play_path_trains_one_module_on_every_seat(tmp_path):
     from training.rllib_train import Args, train
 
-    args = Args(env="selfplay", players=3, iterations=1, num_env_runners=0, num_envs_per_env_runner=1,
-                train_batch_size=128, minibatch_size=64, num_epochs=1, net_arch="32", eval_games=4,
+    args = Args(env="selfplay", players=3, iterations=1, num_env_runners=0, n_envs=1,
+                train_batch_size=128, batch_size=64, n_epochs=1, net_arch="32", eval_games=4,
                 eval_bots="greedy", checkpoint_dir=str(tmp_path / "sp"))
     out = train(args)
     assert out["num_env_steps_sampled"] > 0
@@ -292,3 +292,48 @@ def test_restoring_a_checkpoint_logs_no_deprecation_of_the_module_class(trained)
     assert out.returncode == 0, out.stderr[-3000:]
     warnings = [x for x in (out.stdout + out.stderr).splitlines() if "deprecat" in x.lower()]
     assert not [x for x in warnings if "PPOTorchRLModule" in x or "examples" in x or "RLModuleConfig" not in x]
+
+
+@pytest.mark.slow
+def test_a_run_resumes_to_its_iterations_in_all_and_records_its_sessions(trained, tmp_path):
+    """The family's resume convention on RLlib: ``--resume`` continues the checkpoint in the run folder to
+    ``--iterations`` in all, and ``sessions.json`` records both sessions."""
+    import shutil
+
+    proc, ckpt = trained
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    run = tmp_path / "run"
+    shutil.copytree(ckpt, run)  # the fixture's checkpoint stays as the other tests read it
+    first = json.loads((run / "sessions.json").read_text())
+    assert len(first["sessions"]) == 1 and first["steps"] > 0
+    cmd = [sys.executable, "-m", "training.rllib_train", "--checkpoint-dir", str(run), "--resume",
+           "--iterations", "2", "--eval-games", "0"]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert f"resuming {run} at iteration 1" in out.stdout
+    sessions = json.loads((run / "sessions.json").read_text())
+    assert [s["start_step"] for s in sessions["sessions"]] == [0, first["steps"]]
+    assert sessions["steps"] > first["steps"]
+    meta = json.loads((run / "uno_rllib.json").read_text())
+    assert meta["iterations"] == 2 and meta["num_env_steps_sampled_lifetime"] == sessions["steps"]
+    again = subprocess.run([sys.executable, "-m", "training.rllib_train", "--checkpoint-dir", str(run),
+                            "--iterations", "1", "--net-arch", "32"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=300)
+    assert again.returncode == 2 and "already exists; pass --resume" in again.stderr
+
+
+def test_the_shared_settings_map_onto_rllibs_ppo_config():
+    """``--learning-rate`` or RLlib's ``--lr`` (and the other spellings) reach the same setting, and the family's
+    hyperparameters reach RLlib's ``PPOConfig``."""
+    from training.rllib_train import build_config, parse_args
+
+    args = parse_args(["--lr", "1e-3", "--num-envs-per-env-runner", "4", "--minibatch-size", "100",
+                       "--num-epochs", "2", "--entropy-coeff", "0.02", "--gae-lambda", "0.9", "--clip-range",
+                       "0.1", "--vf-coef", "0.5", "--max-grad-norm", "0.5"])
+    assert (args.learning_rate, args.n_envs, args.batch_size, args.n_epochs, args.ent_coef) == (1e-3, 4, 100, 2, 0.02)
+    assert parse_args(["--learning-rate", "1e-3"]).learning_rate == 1e-3
+    config = build_config(args, local=True)
+    assert (config.lr, config.num_envs_per_env_runner, config.minibatch_size, config.num_epochs,
+            config.entropy_coeff, config.lambda_, config.clip_param, config.vf_loss_coeff, config.grad_clip) == \
+        (1e-3, 4, 100, 2, 0.02, 0.9, 0.1, 0.5, 0.5)
+    assert build_config(parse_args([]), local=True).grad_clip is None  # RLlib's default: no clipping

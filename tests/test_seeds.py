@@ -70,7 +70,7 @@ def test_no_seed_literal_of_the_training_code_is_a_published_one():
     """A seed written into the training scripts (``seed=N``, ``seed + N``, ``--seed N``) lies outside the
     published ranges (the publishing commands take theirs from ``training.seeds``)."""
     pattern = re.compile(r"(?:seed\s*[=+]\s*|--seed[ =])(\d[\d_]*)")
-    for path in sorted((ROOT / "training").glob("*.py")):
+    for path in sorted([*(ROOT / "training").glob("*.py"), *(ROOT / "research").glob("*.py")]):  # and the probes
         if path.name == "seeds.py":
             continue
         for n, line in enumerate(path.read_text().splitlines(), 1):

@@ -33,8 +33,11 @@ def test_a_short_training_run_writes_the_run_folder(tmp_path):
     _train(tmp_path, "--run-name", "smoke", "--total-steps", "1024", "--eval-every", "512",
            "--checkpoint-every", "512")
     run = tmp_path / "smoke"
-    for name in ("config.json", "eval.jsonl", "model.zip", "agent.json", "agent.pt", "checkpoints/latest.zip"):
+    for name in ("config.json", "eval.jsonl", "model.zip", "agent.json", "agent.pt", "checkpoints/latest.zip",
+                 "sessions.json"):
         assert (run / name).exists(), name
+    sessions = json.loads((run / "sessions.json").read_text())  # the family's record (training.runs)
+    assert sessions["steps"] >= 1024 and [s["start_step"] for s in sessions["sessions"]] == [0]
     evals = [json.loads(x) for x in (run / "eval.jsonl").read_text().splitlines()]
     assert evals and 0 <= evals[-1]["random"]["win_rate"] <= 1
     assert list((run / "tb").iterdir())
@@ -89,6 +92,9 @@ def test_training_killed_mid_run_resumes_from_the_last_checkpoint(tmp_path):
                  "--checkpoint-every", "512", "--resume")
     assert f"resuming {tmp_path / 'killed'} at step {saved}" in out.stdout
     assert MaskablePPO.load(str(tmp_path / "killed" / "model.zip")).num_timesteps >= saved + 1024
+    sessions = json.loads((tmp_path / "killed" / "sessions.json").read_text())["sessions"]
+    assert [s["start_step"] for s in sessions] == [0, saved] and 0 < sessions[0]["end_step"] <= saved
+    assert json.loads((tmp_path / "killed" / "agent.json").read_text())["resumes"] == 1
 
 
 def test_hyperparameters_given_on_resume_take_effect(tmp_path):
@@ -324,7 +330,7 @@ def test_heuristic_tuning_keeps_only_improvements_and_confirms_on_a_fresh_seed(c
 
 
 def test_search_probe_deals_again_only_the_cards_the_searching_seat_has_not_seen():
-    from training.search_probe import Searcher
+    from research.search_probe import Searcher
     from uno_env.core.invariants import violations
 
     game = VecGame("standard_en", 3, batch_size=64, seed=0)
@@ -351,7 +357,7 @@ def test_search_probe_deals_again_only_the_cards_the_searching_seat_has_not_seen
 
 
 def test_search_probe_keeps_true_what_its_information_setting_names():
-    from training.search_probe import Searcher
+    from research.search_probe import Searcher
     from uno_env.core.invariants import violations
 
     game = VecGame("standard_en", 3, batch_size=64, seed=3)
@@ -394,7 +400,7 @@ def test_search_probe_keeps_true_what_its_information_setting_names():
 
 
 def test_search_probe_reports_a_win_rate_with_its_interval(capsys):
-    from training import search_probe
+    from research import search_probe
 
     search_probe.main(["--players", "2", "--rounds", "6", "--worlds", "2", "--batch-size", "4", "--no-progress"])
     r = json.loads(capsys.readouterr().out)
@@ -412,7 +418,7 @@ def test_search_probe_over_an_agent_keeps_its_choices_unless_a_rollout_beats_the
     pytest.importorskip("sb3_contrib")
     from helpers import export_agent
 
-    from training import search_probe
+    from research import search_probe
 
     kept = search_probe.probe("standard_en", 2, rounds=4, worlds=2, z=1e9, batch_size=4, agent=V2_AGENTS[2])
     assert kept["searcher"] == V2_AGENTS[2] and kept["decisions_searched"] > 0

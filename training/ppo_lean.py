@@ -1,12 +1,17 @@
-"""A lean masked PPO over the batched learner games, in CleanRL's single-file style, beside MaskablePPO.
+"""A lean masked PPO over the batched learner games, in CleanRL's single-file style: the family's main trainer.
 
     python -m training.ppo_lean --players 4 --opponents heuristic --total-steps 12000000 --run-name lean4p
     python -m training.ppo_lean --run-name lean4p --resume --total-steps 20000000   # continue, not restart
     python -m training.ppo_lean --run-name lean4p --resume --total-steps 30000000 --learning-rate 1e-4  # anneal
 
-Why it exists: on a small machine, training throughput is the budget.  MaskablePPO over ``uno_env.sb3.UnoVecEnv``
-stays the supported path (``training.train_ppo``); this loop drives ``uno_env.learner.LearnerGames``
-directly, so that one Python round trip steps many games (1,024 by default, against SB3's recipe of 64):
+It is one of the masked PPO family's three trainers, which share their settings and flags
+(``training.config.PPOConfig``; this loop's extra ones are on ``Config`` below) and their run folder and resume
+convention (``training.runs``); ``training.train_ppo`` runs the same settings on sb3-contrib's MaskablePPO, the
+ecosystem's reference, and ``training.rllib_train`` on RLlib.
+
+Why it exists: on a small machine, training throughput is the budget.  This loop drives
+``uno_env.learner.LearnerGames`` directly, not through ``uno_env.sb3.UnoVecEnv`` as MaskablePPO does, so that
+one Python round trip steps many games (1,024 by default, against SB3's recipe of 64):
 the opponents' batched ``act`` calls and the core's ``step_rows`` cost about the same per call whatever
 the batch, so a wide batch spends its time on the games, not on the calls.  The rollout (``n_envs *
 n_steps`` samples), the minibatch, the epochs and the network (two 256-unit Tanh MLPs, one for the
@@ -16,7 +21,7 @@ Adam with eps 1e-5), illegal actions masked out of the softmax as sb3-contrib's 
 does.  Truncated episodes (``max_turns_per_round``) are bootstrapped from the value of their last
 observation, as SB3 does.
 
-A run writes ``runs/NAME/``:
+A run writes ``runs/NAME/`` (the family's run folder):
 
 * ``config.json``: the run's settings (``--resume`` reads them back; the game, the network and the
   rollout are fixed, while the run's length, checkpointing and the optimisation's hyperparameters (learning
@@ -42,7 +47,6 @@ a one-sided deck alike, so every renamed position is a real one, and the network
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import os
@@ -52,41 +56,28 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import torch
 from torch import nn
 
-from training.common import parse_net_arch
+from training.config import PPOConfig, parse_net_arch
+from training.runs import RunFolder, Session
 
 CHECKPOINT_FORMAT = "uno-env-ppo-lean/1"
 HUGE_NEG = -1e8  # the logit of an illegal action (sb3-contrib's MaskableCategorical uses the same)
 
 
 @dataclass
-class Config:
-    rules: str = field(default="standard_en", metadata={"help": "ruleset preset"})
-    players: int = field(default=2, metadata={"help": "seats per game (2-10)"})
-    opponents: str = field(default="heuristic", metadata={"help": "comma-separated opponent agents (a mix)"})
-    episode: str = field(default="round", metadata={"help": "'round' or 'game': what an episode is"})
-    observation: str = field(default="", metadata={"help": "observation layout passed to the games (v2, v3; "
-                                                         "empty: the env's default)"})
-    env_option: list = field(default_factory=list, metadata={"help": "KEY=VALUE game option (repeatable; "
-                                                                     "the value is read as JSON when it parses)"})
-    n_envs: int = field(default=1024, metadata={"help": "games stepped together"})
-    n_steps: int = field(default=16, metadata={"help": "rollout length per game"})
+class Config(PPOConfig):
+    """The lean loop's settings: the family's (``training.config.PPOConfig``, whose defaults are this loop's) and
+    its own (game options, colour renamings, warm starts, cloning, snapshots)."""
+
     total_steps: int = field(default=1_000_000, metadata={"help": "learner decisions to train on (0 with "
                                                                   "--distill: clone, export, no PPO)"})
-    batch_size: int = field(default=4096, metadata={"help": "minibatch size"})
-    n_epochs: int = field(default=4, metadata={"help": "passes over each rollout"})
-    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
-    gamma: float = field(default=0.995, metadata={"help": "discount factor"})
-    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
-    ent_coef: float = field(default=0.005, metadata={"help": "entropy bonus"})
-    vf_coef: float = field(default=0.5, metadata={"help": "value loss weight"})
-    clip_range: float = field(default=0.2, metadata={"help": "PPO clip range"})
-    max_grad_norm: float = field(default=0.5, metadata={"help": "gradient norm clip"})
-    net_arch: str = field(default="256,256", metadata={"help": "hidden sizes of the policy and value MLPs"})
+    env_option: list = field(default_factory=list, metadata={"help": "KEY=VALUE game option (repeatable; "
+                                                                     "the value is read as JSON when it parses)"})
     colour_augment: bool = field(default=False, metadata={"help": "show the learner each decision under a random "
                                                                  "renaming of the deck's colours and play its "
                                                                  "choice back (agents.symmetry; one-sided decks)"})
@@ -100,19 +91,16 @@ class Config:
     distill_epochs: int = field(default=8, metadata={"help": "passes over the cloned decisions"})
     distill_anneal: bool = field(default=False, metadata={"help": "anneal the cloning learning rate from 1e-3 "
                                                                  "to 0 (cosine) over the passes"})
-    seed: int = field(default=0, metadata={"help": "seed of games, opponents, network and sampling"})
-    run_name: str = field(default="", metadata={"help": "folder under --runs-dir (default: derived)"})
-    runs_dir: str = field(default="runs", metadata={"help": "parent folder of the runs"})
-    checkpoint_every: int = field(default=500_000, metadata={"help": "steps between checkpoints"})
     snapshot_every: int = field(default=0, metadata={"help": "steps between agent exports to snapshots/ "
                                                              "(0: none; for choosing a checkpoint afterwards)"})
-    resume: bool = field(default=False, metadata={"help": "continue runs/NAME from checkpoints/latest.pt"})
-    progress: bool = field(default=True, metadata={"help": "show a progress bar (tqdm)"})
-    torch_threads: int = field(default=1, metadata={"help": "torch CPU threads (0: torch's default)"})
 
-    @property
-    def name(self) -> str:
-        return self.run_name or f"lean-{self.rules}-{self.players}p-s{self.seed}"
+    PROG: ClassVar[str] = "python -m training.ppo_lean"
+    PREFIX: ClassVar[str] = "lean"
+    # may differ on resume: the length and bookkeeping of the run, this session's settings, and the optimisation's
+    # hyperparameters (a schedule by hand: each session's command is kept in the checkpoint and sessions.json)
+    RESUMABLE: ClassVar[tuple[str, ...]] = ("total_steps", "checkpoint_every", "snapshot_every") + \
+        PPOConfig.SESSION + ("learning_rate", "ent_coef", "vf_coef", "clip_range", "max_grad_norm", "n_epochs",
+                             "batch_size")
 
     def env_options(self) -> dict:
         """The keyword arguments for the games beyond the fixed ones (``--observation``, ``--env-option``)."""
@@ -130,21 +118,15 @@ class Config:
         return out
 
     def validate(self) -> None:
-        from uno_env.core.config import PRESETS
-        if self.rules not in PRESETS:
-            raise ValueError(f"--rules {self.rules!r} is not a preset; presets are: {', '.join(PRESETS)}")
-        for name in ("players", "n_envs", "n_steps", "batch_size", "n_epochs", "checkpoint_every"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
+        super().validate()
         if self.total_steps < 1 and not (self.total_steps == 0 and self.distill):
             raise ValueError(f"--total-steps must be positive (or 0 with --distill: clone only), "
                              f"got {self.total_steps}")
-        if self.episode not in ("round", "game"):
-            raise ValueError(f"--episode must be 'round' or 'game', got {self.episode!r}")
+        if self.snapshot_every < 0:
+            raise ValueError(f"--snapshot-every must be 0 (off) or positive, got {self.snapshot_every}")
         if self.batch_size > self.n_envs * self.n_steps:
             raise ValueError(f"--batch-size {self.batch_size} is larger than a rollout of --n-envs x --n-steps = "
                              f"{self.n_envs * self.n_steps} samples")
-        parse_net_arch(self.net_arch)
         self.env_options()
         if self.init_agent and self.distill:
             raise ValueError("--init-agent and --distill both set the initial network; give one")
@@ -153,39 +135,12 @@ class Config:
                              f"--distill-epochs positive, got {self.distill_decisions} and {self.distill_epochs}")
 
 
-# may differ on resume: the length and bookkeeping of the run, this session's settings, and the optimisation's
-# hyperparameters (a schedule by hand: each session's command is kept in the checkpoint and sessions.json)
-SESSION = ("resume", "progress", "torch_threads")  # this session's only
-RESUMABLE = ("total_steps", "checkpoint_every", "snapshot_every") + SESSION + (
-    "learning_rate", "ent_coef", "vf_coef", "clip_range", "max_grad_norm", "n_epochs", "batch_size")
+SESSION, RESUMABLE = Config.SESSION, Config.RESUMABLE
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
     """The command line as ``Config``; with ``--resume``, what is not given comes from the run's config."""
-    parser = argparse.ArgumentParser(prog="python -m training.ppo_lean", description=__doc__.split("\n")[0])
-    for f in dataclasses.fields(Config):
-        flag, helptext = "--" + f.name.replace("_", "-"), f.metadata["help"]
-        if f.type in (bool, "bool"):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS, help=helptext)
-        elif f.type in (list, "list"):
-            parser.add_argument(flag, action="append", default=argparse.SUPPRESS, help=helptext)
-        else:
-            typ = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
-            parser.add_argument(flag, type=typ, default=argparse.SUPPRESS,
-                                help=f"{helptext} (default: {f.default})")
-    given = vars(parser.parse_args(argv))
-    cfg = Config(**given)
-    saved = Path(cfg.runs_dir) / cfg.name / "config.json"
-    if cfg.resume and saved.exists():
-        old = json.loads(saved.read_text())
-        for key, value in given.items():
-            if key not in RESUMABLE and old.get(key) != value:
-                changeable = ", ".join(k for k in RESUMABLE if k not in SESSION)
-                raise ValueError(f"--resume: run {saved.parent} was started with {key}={old.get(key)!r}, "
-                                 f"not {value!r} (only {changeable} may change)")
-        keep = {k: v for k, v in old.items() if k not in SESSION}  # a changed setting stays changed
-        cfg = Config(**{**keep, **{k: v for k, v in given.items() if k in RESUMABLE}})
-    return cfg
+    return Config.from_args(argv, description=__doc__.split("\n")[0])
 
 
 # ---------------------------------------------------------------------------------- the network
@@ -587,10 +542,7 @@ class LeanPPO:
 def write_sessions(run: Path, trainer: LeanPPO) -> float:
     """Write ``sessions.json`` (each session's steps, wall time and command, as the checkpoint holds them) and
     return the run's training seconds so far."""
-    total_seconds = round(sum(s["seconds"] for s in trainer.sessions), 1)
-    (run / "sessions.json").write_text(json.dumps({"steps": trainer.step, "train_seconds": total_seconds,
-                                                   "sessions": trainer.sessions}, indent=1))
-    return total_seconds
+    return RunFolder(run).write_sessions(trainer.step, trainer.sessions)
 
 
 def train(cfg: Config) -> Path:
@@ -599,14 +551,9 @@ def train(cfg: Config) -> Path:
     from tqdm import tqdm
 
     cfg.validate()
-    run = Path(cfg.runs_dir) / cfg.name
-    ckpt = run / "checkpoints" / "latest.pt"
-    if cfg.resume and not (run / "config.json").exists():
-        raise ValueError(f"--resume: no run at {run} (missing config.json)")
-    if not cfg.resume and ckpt.exists():
-        raise ValueError(f"run {run} already exists; pass --resume to continue it or choose --run-name")
-    ckpt.parent.mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=1))
+    folder = RunFolder(cfg.run_dir)  # checkpoints/latest.pt, config.json, sessions.json (training.runs)
+    run, ckpt = folder.path, folder.latest
+    folder.open(cfg)
     trainer = LeanPPO(cfg)
     if cfg.resume:
         trainer.load(ckpt)
@@ -621,12 +568,9 @@ def train(cfg: Config) -> Path:
         print(f"cloned {cfg.distill}: agreement {report['agreement']:.2%} on {report['held_out']} held-out "
               f"decisions ({report['agreement_with_a_choice']:.2%} where there was a choice)", flush=True)
         trainer.save(ckpt)  # PPO resumes from the cloned network, not from a new clone
-    session = {"start_step": trainer.step, "end_step": trainer.step, "seconds": 0.0,
-               "command": " ".join(sys.argv[1:])}
-    if trainer.games_restarted:
-        session["games_restarted"] = trainer.games_restarted
-    trainer.sessions.append(session)
-    t0 = time.time()
+    restarted = {"games_restarted": trainer.games_restarted} if trainer.games_restarted else {}
+    session = Session(trainer.sessions, trainer.step, **restarted)
+    t0 = session.t0
     writer = SummaryWriter(str(run / "tb"))
     bar = tqdm(total=cfg.total_steps, initial=trainer.step, unit="step", disable=not cfg.progress, smoothing=0.1)
     next_ckpt = [trainer.step + cfg.checkpoint_every]
@@ -635,7 +579,7 @@ def train(cfg: Config) -> Path:
 
     def on_update(tr: LeanPPO, stats: dict) -> None:
         bar.update(tr.step - bar.n)
-        session["end_step"], session["seconds"] = tr.step, round(time.time() - t0, 1)
+        session.update(tr.step)
         recent = list(tr.episodes)[-max(100, len(stats["episodes"])):]  # this rollout's episodes (100 at least)
         if recent:
             rewards = np.array([r for r, _ in recent])
@@ -645,7 +589,7 @@ def train(cfg: Config) -> Path:
             bar.set_postfix(ep_rew=f"{rewards.mean():+.3f}", win=f"{(rewards > 0).mean():.1%}", refresh=False)
         for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction", "explained_variance"):
             writer.add_scalar(f"train/{k}", stats[k], tr.step)
-        writer.add_scalar("time/fps", (tr.step - session["start_step"]) / max(1e-9, time.time() - t0), tr.step)
+        writer.add_scalar("time/fps", (tr.step - session.record["start_step"]) / max(1e-9, time.time() - t0), tr.step)
         if next_snap[0] is not None and tr.step >= next_snap[0]:
             next_snap[0] = (tr.step // every + 1) * every
             tr.export(run / "snapshots" / f"step_{tr.step}", f"{cfg.name}@{tr.step}",
@@ -654,20 +598,20 @@ def train(cfg: Config) -> Path:
         if tr.step >= next_ckpt[0] or tr.step >= cfg.total_steps:
             next_ckpt[0] = tr.step + cfg.checkpoint_every
             tr.save(ckpt)
-            write_sessions(run, tr)  # a run killed after this checkpoint still records its wall time
+            folder.write_sessions(tr.step, tr.sessions)  # a run killed after this checkpoint keeps its wall time
 
     trainer.learn(cfg.total_steps, on_update)
     bar.close()
     writer.close()
-    session["end_step"], session["seconds"] = trainer.step, round(time.time() - t0, 1)
+    session.update(trainer.step)
     trainer.save(ckpt)
-    total_seconds = write_sessions(run, trainer)
+    total_seconds = folder.write_sessions(trainer.step, trainer.sessions)
     cloned = json.loads((run / "distill.json").read_text()) if (run / "distill.json").exists() else None
     trainer.export(run / "agent", cfg.name, extra={
         "trained_steps": trainer.step, "train_seconds": total_seconds, "resumes": len(trainer.sessions) - 1,
         "trainer": "training.ppo_lean", "args": dataclasses.asdict(cfg), "distill": cloned,
         "command": "python -m training.ppo_lean " + " ".join(sys.argv[1:]) if sys.argv[1:] else ""})
-    print(f"done: {trainer.step} steps in {session['seconds']:.0f} s this session ({total_seconds:.0f} s in all); "
+    print(f"done: {trainer.step} steps in {session.seconds:.0f} s this session ({total_seconds:.0f} s in all); "
           f"run folder {run}", flush=True)
     return run
 

@@ -5,6 +5,14 @@
     python -m training.rllib_train --iterations 200 --num-env-runners 32 --address auto   # on a cluster
     python -m training.rllib_train --env aec --opponents heuristic,greedy --iterations 5
 
+The settings are the masked PPO family's (``training.config.PPOConfig``: ``--learning-rate``, ``--ent-coef``,
+``--n-epochs``, ``--batch-size``, ``--gamma``, ``--gae-lambda``, ``--clip-range``, ``--vf-coef``,
+``--max-grad-norm``, ``--net-arch``, ``--seed``, ``--run-name``...) mapped onto RLlib's ``PPOConfig`` through
+its public ``training()``/``env_runners()`` settings; RLlib's own flag names (``--lr``, ``--entropy-coeff``,
+``--num-epochs``, ``--minibatch-size``, ``--num-envs-per-env-runner``) still work.  The run folder follows the
+family's convention (``training.runs``): ``config.json`` and ``sessions.json`` beside RLlib's checkpoint, and
+``--resume`` continues it (``Algorithm.from_checkpoint``) to ``--iterations`` in all.
+
 RLlib's new API stack: ``PPOConfig`` with the project's action-masking RLModule
 (``uno_env.rllib.MaskedPPOTorchRLModule``, observations ``{"observations", "action_mask"}``) as the learner,
 checkpoints written with ``Algorithm.save``, and an evaluation of the trained policy against the
@@ -29,7 +37,8 @@ docs/rllib.md): RLlib's multi-agent runner keeps per-agent episode bookkeeping a
 module for every single decision, the batched env does one core step and one forward pass for all of
 its games at once.
 
-Output: one line per iteration; the checkpoint (``--checkpoint-dir``, default ``runs/NAME``; it holds
+Output: one line per iteration; the checkpoint (``--checkpoint-dir``, default ``runs/NAME`` with NAME
+``--run-name`` or ``rllib-RULES-Pp-sSEED``; it holds
 RLlib's ``rllib_checkpoint.json`` and our ``uno_rllib.json``, and ``agents.rllib_policy.load_rllib``
 loads it); one ``[eval]`` line per bot, with the win rate of the policy sampled and played greedily.  The last
 iteration's line is printed after the checkpoint and the evaluation, so the run's last line reports the sampled
@@ -38,88 +47,94 @@ steps of its last iteration.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import json
 import os
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
-from training.common import parse_net_arch
+from training.config import PPOConfig, parse_net_arch
+from training.runs import RunFolder, Session
 
 
 @dataclass
-class Args:
-    rules: str = field(default="standard_en", metadata={"help": "ruleset preset"})
-    players: int = field(default=2, metadata={"help": "seats per game (2-10)"})
-    iterations: int = field(default=10, metadata={"help": "RLlib training iterations (algo.train() calls)"})
+class Args(PPOConfig):
+    """RLlib's settings: the family's (``training.config.PPOConfig``, mapped onto RLlib's ``PPOConfig`` by
+    ``build_config``; RLlib's own names are kept as other spellings of the flags: ``--lr``, ``--entropy-coeff``,
+    ``--num-epochs``, ``--minibatch-size``, ``--num-envs-per-env-runner``), with RLlib's defaults where the
+    runs had them, and its own (iterations, env path, runners, league, cluster)."""
+
+    opponents: str = field(default="heuristic", metadata={"help": "comma-separated opponent bots (a mix)"})
+    n_envs: int = field(default=16, metadata={"help": "games per env runner (batched: games of one vector env; "
+                                                      "aec: PettingZoo envs)",
+                                              "aliases": ("--num-envs-per-env-runner",)})
+    batch_size: int = field(default=500, metadata={"help": "PPO minibatch size", "aliases": ("--minibatch-size",)})
+    n_epochs: int = field(default=4, metadata={"help": "PPO epochs per iteration", "aliases": ("--num-epochs",)})
+    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate", "aliases": ("--lr",)})
+    ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus", "aliases": ("--entropy-coeff",)})
+    vf_coef: float = field(default=1.0, metadata={"help": "value loss weight (RLlib's vf_loss_coeff)"})
+    max_grad_norm: float = field(default=0.0, metadata={"help": "gradient norm clip (RLlib's grad_clip; 0: none, "
+                                                                "RLlib's default)"})
+    seed: int = field(default=0, metadata={"help": "seed of the envs and the network"})
+    checkpoint_every: int = field(default=0, metadata={"help": "iterations between checkpoints (0: at the end "
+                                                              "only)"})
+    resume: bool = field(default=False, metadata={
+        "help": "continue the run in --checkpoint-dir (default runs/NAME) from its checkpoint, to --iterations "
+                "in all (its settings are the checkpoint's)"})
+    torch_threads: int = field(default=1, metadata={
+        "help": "torch CPU threads of the driver, where the PPO update runs (0: torch's default); 1 keeps a "
+                "small shared machine from stalling on oversubscribed threads"})
+    iterations: int = field(default=10, metadata={"help": "RLlib training iterations (algo.train() calls), "
+                                                          "counted across resumes"})
     env: str = field(default="batched", metadata={
         "help": "'batched' (learner-seat vector env, opponents inside the step), 'aec' (PettingZoo AEC "
                 "env via RLlib's PettingZooEnv, seats mapped to modules) or 'selfplay' (the AEC env, every seat "
                 "the one learning module)"})
     num_env_runners: int = field(default=2, metadata={"help": "RLlib env runners (sampling actors); 0: sample "
                                                              "in the driver"})
-    num_envs_per_env_runner: int = field(default=16, metadata={
-        "help": "games per env runner (batched: games of one vector env; aec: PettingZoo envs)"})
-    opponents: str = field(default="heuristic", metadata={"help": "comma-separated opponent bots (a mix)"})
     league: int = field(default=0, metadata={"help": "frozen learner snapshots kept among the opponents "
                                                     "(0: off)"})
     league_every: int = field(default=5, metadata={"help": "iterations between learner snapshots"})
     train_batch_size: int = field(default=2000, metadata={"help": "env steps sampled per iteration (all runners)"})
-    minibatch_size: int = field(default=500, metadata={"help": "PPO minibatch size"})
-    num_epochs: int = field(default=4, metadata={"help": "PPO epochs per iteration"})
-    lr: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
-    gamma: float = field(default=0.995, metadata={"help": "discount factor"})
-    entropy_coeff: float = field(default=0.01, metadata={"help": "entropy bonus"})
-    net_arch: str = field(default="256,256", metadata={"help": "hidden layer sizes of policy and value nets"})
-    seed: int = field(default=0, metadata={"help": "seed of the envs and the network"})
-    checkpoint_dir: str = field(default="", metadata={"help": "checkpoint folder (default: runs/rllib-RULES-"
-                                                             "Pp-sSEED)"})
-    checkpoint_every: int = field(default=0, metadata={"help": "iterations between checkpoints (0: at the end "
-                                                              "only)"})
+    checkpoint_dir: str = field(default="", metadata={"help": "checkpoint folder, the run's (default: runs/NAME, "
+                                                             "NAME rllib-RULES-Pp-sSEED unless --run-name)"})
     eval_games: int = field(default=200, metadata={"help": "games per bot in the final evaluation (0: none)"})
     eval_bots: str = field(default="random,greedy,heuristic", metadata={"help": "bots evaluated against"})
     address: str = field(default="", metadata={
         "help": "Ray cluster to join ('auto' on a cluster node or in a `ray job submit` job, or HOST:6379); "
                 "empty: start a local Ray"})
     num_cpus: int = field(default=2, metadata={"help": "CPUs of a local Ray (ignored with --address)"})
-    torch_threads: int = field(default=1, metadata={
-        "help": "torch CPU threads of the driver, where the PPO update runs (0: torch's default); 1 keeps a "
-                "small shared machine from stalling on oversubscribed threads"})
     object_store_mb: int = field(default=500, metadata={"help": "object store of a local Ray in MB (ignored "
                                                                "with --address)"})
 
+    PROG: ClassVar[str] = "python -m training.rllib_train"
+    PREFIX: ClassVar[str] = "rllib"
+    UNUSED: ClassVar[tuple[str, ...]] = ("observation", "n_steps", "total_steps", "progress")  # v3; --iterations
+    POSITIVE: ClassVar[tuple[str, ...]] = ("players", "n_envs", "batch_size", "n_epochs", "iterations",
+                                           "train_batch_size", "league_every", "num_cpus")
+    NON_NEGATIVE: ClassVar[tuple[str, ...]] = ("num_env_runners", "league", "eval_games", "checkpoint_every",
+                                               "torch_threads", "max_grad_norm")
+    ZERO_IS_OFF: ClassVar[tuple[str, ...]] = ("max_grad_norm",)
+    SESSION: ClassVar[tuple[str, ...]] = ("resume", "torch_threads", "address", "num_cpus", "object_store_mb")
+    # the run continues from RLlib's checkpoint, which holds its own config: only the length, the checkpointing
+    # and the evaluation may change
+    RESUMABLE: ClassVar[tuple[str, ...]] = ("iterations", "checkpoint_every", "checkpoint_dir", "eval_games",
+                                            "eval_bots") + SESSION
+
     def validate(self) -> None:
-        from uno_env.core.config import PRESETS
-        if self.rules not in PRESETS:
-            raise ValueError(f"--rules {self.rules!r} is not a preset; presets are: {', '.join(PRESETS)}")
-        if not 2 <= self.players <= 10:
-            raise ValueError(f"--players must be from 2 to 10, got {self.players}")
+        super().validate()
         if self.env not in ("batched", "aec", "selfplay"):
             raise ValueError(f"--env must be 'batched', 'aec' or 'selfplay', got {self.env!r}")
         if self.env == "selfplay" and self.league:
             raise ValueError("--league adds frozen opponents; --env selfplay plays every seat with the learner")
-        for name in ("iterations", "num_envs_per_env_runner", "train_batch_size", "minibatch_size", "num_epochs",
-                     "league_every", "num_cpus"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
-        for name in ("num_env_runners", "league", "eval_games", "checkpoint_every", "torch_threads"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"--{name.replace('_', '-')} must be 0 or more, got {getattr(self, name)}")
         if not self.bots:
             raise ValueError("--opponents must name at least one bot")
         if self.eval_games and not self.evaluation_bots:
             raise ValueError("--eval-bots names no bot; give one or set --eval-games 0")
-        if not self.lr > 0:
-            raise ValueError(f"--lr must be positive, got {self.lr}")
-        if not 0 < self.gamma <= 1:
-            raise ValueError(f"--gamma must be in (0, 1], got {self.gamma}")
-        if self.entropy_coeff < 0:
-            raise ValueError(f"--entropy-coeff must be 0 or more, got {self.entropy_coeff}")
-        if self.minibatch_size > self.train_batch_size:
-            raise ValueError(f"--minibatch-size ({self.minibatch_size}) must not exceed --train-batch-size "
+        if self.batch_size > self.train_batch_size:
+            raise ValueError(f"--batch-size ({self.batch_size}) must not exceed --train-batch-size "
                              f"({self.train_batch_size})")
         import agents
         from uno_env import VecGame
@@ -128,7 +143,6 @@ class Args:
             if b not in agents.available():  # PPO agent is trained for one player count)
                 raise ValueError(f"unknown bot {b!r}; bots are: {', '.join(agents.available())}")
             agents.load(b, game=game)
-        parse_net_arch(self.net_arch)
 
     @property
     def bots(self) -> list[str]:
@@ -139,8 +153,13 @@ class Args:
         return [x.strip() for x in self.eval_bots.split(",") if x.strip()]
 
     @property
+    def run_dir(self) -> Path:
+        """The run folder, which is also RLlib's checkpoint: ``--checkpoint-dir``, or ``runs_dir/NAME``."""
+        return Path(self.checkpoint_dir) if self.checkpoint_dir else Path(self.runs_dir) / self.name
+
+    @property
     def checkpoint_path(self) -> Path:
-        return Path(self.checkpoint_dir or f"runs/rllib-{self.rules}-{self.players}p-s{self.seed}").resolve()
+        return self.run_dir.resolve()
 
     @property
     def module_id(self) -> str:
@@ -148,12 +167,8 @@ class Args:
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    parser = argparse.ArgumentParser(prog="python -m training.rllib_train", description=__doc__.split("\n")[0])
-    for f in dataclasses.fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        typ = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
-        parser.add_argument(flag, type=typ, default=f.default, help=f.metadata["help"])
-    return Args(**vars(parser.parse_args(argv)))
+    """The command line as ``Args``; with ``--resume``, what is not given comes from the run's config."""
+    return Args.from_args(argv, description=__doc__.split("\n")[0])
 
 
 # ---------------------------------------------------------------------------------- config
@@ -180,17 +195,18 @@ def build_config(args: Args, local: bool):
 
     from uno_env import rllib as uno_rllib
 
-    env_config = {"rules": args.rules, "players": args.players, "opponents": args.bots, "episode": "round"}
+    env_config = {"rules": args.rules, "players": args.players, "opponents": args.bots, "episode": args.episode}
     # a local Ray has few CPUs: share them among the runners (the driver, which learns, keeps one)
     cpus = 1.0 if not local or not args.num_env_runners else min(
         1.0, max(0.1, (args.num_cpus - 1) / args.num_env_runners))
     config = (
         PPOConfig()
-        .env_runners(num_env_runners=args.num_env_runners, num_envs_per_env_runner=args.num_envs_per_env_runner,
+        .env_runners(num_env_runners=args.num_env_runners, num_envs_per_env_runner=args.n_envs,
                      num_cpus_per_env_runner=cpus, rollout_fragment_length="auto")
-        .training(train_batch_size_per_learner=args.train_batch_size, minibatch_size=args.minibatch_size,
-                  num_epochs=args.num_epochs, lr=args.lr, gamma=args.gamma, entropy_coeff=args.entropy_coeff,
-                  lambda_=0.95, clip_param=0.2)
+        .training(train_batch_size_per_learner=args.train_batch_size, minibatch_size=args.batch_size,
+                  num_epochs=args.n_epochs, lr=args.learning_rate, gamma=args.gamma, entropy_coeff=args.ent_coef,
+                  lambda_=args.gae_lambda, clip_param=args.clip_range, vf_loss_coeff=args.vf_coef,
+                  grad_clip=args.max_grad_norm or None)
         .debugging(seed=args.seed, log_level="ERROR")
         .reporting(metrics_num_episodes_for_smoothing=100)
     )
@@ -284,7 +300,7 @@ def write_meta(args: Args, path: Path, iterations: int, lifetime: int) -> None:
     game = VecGame(args.rules, args.players, batch_size=1, seed=0, observation="v3")  # the layout the envs observe
     meta = {"format": "uno-env-rllib/1", "name": path.name, **layout_fingerprint(game), "rules": args.rules,
             "players": args.players, "module_id": args.module_id, "env": args.env, "iterations": iterations,
-            "num_env_steps_sampled_lifetime": lifetime, "args": dataclasses.asdict(args),
+            "num_env_steps_sampled_lifetime": lifetime, "args": args.as_dict(),
             "command": " ".join(sys.argv), "time": time.time()}
     (path / "uno_rllib.json").write_text(json.dumps(meta, indent=1))
 
@@ -316,10 +332,23 @@ def evaluate(args: Args, algo) -> list[dict]:
 
 
 def train(args: Args) -> dict:
-    """Run the training described by ``args``; returns the last result's summary."""
+    """Run (or, with ``resume``, continue) the training described by ``args``; returns the last result's
+    summary."""
     import ray
 
     args.validate()
+    path = args.checkpoint_path
+    folder = RunFolder(path, latest=".")  # the run folder is RLlib's checkpoint (training.runs)
+    if args.resume and args.league:
+        raise ValueError(f"--resume: run {path} keeps a league (--league {args.league}), whose snapshots its "
+                         f"checkpoint does not hold; start a new run instead")
+    if args.resume and not folder.has_checkpoint():
+        raise ValueError(f"--resume: no RLlib checkpoint in {path} (rllib_checkpoint.json)")
+    folder.open(args)
+    done, lifetime = 0, 0
+    if args.resume:
+        meta = json.loads((path / "uno_rllib.json").read_text())
+        done, lifetime = int(meta["iterations"]), int(meta["num_env_steps_sampled_lifetime"])
     set_torch_threads(args)
     local = not args.address
     if local:
@@ -335,33 +364,44 @@ def train(args: Args) -> dict:
                  runtime_env={"py_modules": [str(root / p) for p in ("uno_env", "agents", "training")]})
     algo = None
     try:
-        algo = build_config(args, local).build_algo()
-        path = args.checkpoint_path
+        if args.resume:  # RLlib's checkpoint holds the algorithm's config: the run goes on as it was set up
+            from ray.rllib.algorithms.algorithm import Algorithm
+            register_envs()
+            algo = Algorithm.from_checkpoint(str(path))
+            print(f"resuming {path} at iteration {done} ({lifetime} env steps)", flush=True)
+        else:
+            algo = build_config(args, local).build_algo()
+        sessions = folder.read_sessions() if args.resume else []
+        session = Session(sessions, lifetime)
         snapshots: list = []
-        result, line, lifetime = {}, "", 0
-        for i in range(1, args.iterations + 1):
+        result, line = {}, ""
+        for i in range(done + 1, args.iterations + 1):
             t0 = time.perf_counter()
             result = algo.train()
             line = iteration_line(i, result, time.perf_counter() - t0, args.module_id)
             lifetime = int(result.get("num_env_steps_sampled_lifetime", 0))
+            session.update(lifetime)
             if i < args.iterations:
                 print(line, flush=True)
             if args.checkpoint_every and i % args.checkpoint_every == 0 and i < args.iterations:
                 algo.save(str(path))
                 write_meta(args, path, i, lifetime)
+                folder.write_sessions(lifetime, sessions)
             if args.league and i % args.league_every == 0 and i < args.iterations:
                 add_snapshot(algo, args, i, snapshots)
         path.mkdir(parents=True, exist_ok=True)
         algo.save(str(path))
-        write_meta(args, path, args.iterations, lifetime)
+        write_meta(args, path, max(done, args.iterations), lifetime)
+        folder.write_sessions(lifetime, sessions)
         print(f"checkpoint: {path} (agents.rllib_policy.load_rllib or agents.load)", flush=True)
         evals = evaluate(args, algo) if args.eval_games else []
         if evals:
             meta = json.loads((path / "uno_rllib.json").read_text())
             (path / "uno_rllib.json").write_text(json.dumps({**meta, "evaluation": evals}, indent=1))
-        print(line, flush=True)
+        if line:
+            print(line, flush=True)
         er = result.get("env_runners", {})
-        return {"iterations": args.iterations, "checkpoint": str(path), "evaluation": evals,
+        return {"iterations": max(done, args.iterations), "checkpoint": str(path), "evaluation": evals,
                 "num_env_steps_sampled": int(er.get("num_env_steps_sampled", 0)),
                 "num_env_steps_sampled_lifetime": lifetime}
     finally:
@@ -371,8 +411,8 @@ def train(args: Args) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
     try:
+        args = parse_args(argv)
         args.validate()
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -384,6 +424,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         train(args)
+    except ValueError as exc:  # the run folder is not what --resume says
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except ConnectionError as exc:  # --address with no cluster there
         print(f"error: cannot reach the Ray cluster at --address {args.address!r}: {exc}", file=sys.stderr)
         return 2

@@ -22,18 +22,9 @@ import json
 import sys
 from pathlib import Path
 
+from training.runs import sessions_until
+
 MODELS = Path(__file__).resolve().parent.parent / "agents" / "models"
-
-
-def sessions_until(sessions: list[dict], steps: int) -> list[dict]:
-    """A run's sessions (steps, seconds, command of each) up to a snapshot at ``steps``; the session the
-    snapshot cuts counts its seconds pro rata."""
-    cut = []
-    for s in sessions:
-        if s["start_step"] < steps:
-            share = (min(s["end_step"], steps) - s["start_step"]) / max(1, s["end_step"] - s["start_step"])
-            cut.append(dict(s, end_step=min(s["end_step"], steps), seconds=round(s["seconds"] * share, 1)))
-    return cut
 
 
 def read_evaluations(path: Path | None) -> list | None:
@@ -77,6 +68,9 @@ def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: flo
                          f"{cfg['rules']} with {cfg['players']} players has ({game.observation_size},)")
     agent = PolicyAgent(model.policy, name=name)
     steps = int(model.num_timesteps)
+    if train_seconds is None and (run / "sessions.json").is_file():  # the run's sessions up to the checkpoint
+        done = sessions_until(json.loads((run / "sessions.json").read_text())["sessions"], steps)
+        train_seconds = round(sum(s["seconds"] for s in done), 1) if done else None
     evals = []
     if (run / "eval.jsonl").exists():
         evals = [json.loads(line) for line in (run / "eval.jsonl").read_text().splitlines() if line.strip()]

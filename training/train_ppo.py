@@ -1,21 +1,25 @@
-"""Train a MaskablePPO agent (sb3-contrib) on the batched core, against chosen opponents.
+"""Train a MaskablePPO agent (sb3-contrib) on the batched core, against chosen opponents: the masked PPO
+family's reference path on the ecosystem's implementation (the lean loop, ``training.ppo_lean``, is the main one).
 
     python -m training.train_ppo --rules standard_en --players 2 --opponents heuristic,greedy \\
         --total-steps 3000000 --run-name std2p
     python -m training.train_ppo --run-name std2p --resume          # continue after an interruption
 
-On ``--resume`` the run's saved ``config.json`` supplies every argument not given on the command line
-(except ``--progress``, ``--device`` and ``--torch-threads``, which belong to the session); the PPO
-hyperparameters and step counts given take effect (e.g. ``--learning-rate 1e-4 --total-steps 30000000``
-to anneal), while the game settings (rules, players, opponents, episode, net-arch, n-envs) must match.
+The settings are the family's (``training.config.PPOConfig``: the same flags as ``ppo_lean``, with this
+trainer's defaults) mapped onto ``MaskablePPO``'s arguments, plus the ones below.  On ``--resume`` the run's
+saved ``config.json`` supplies every argument not given on the command line (except ``--progress``,
+``--device`` and ``--torch-threads``, which belong to the session); the PPO hyperparameters and step counts
+given take effect (e.g. ``--learning-rate 1e-4 --total-steps 30000000`` to anneal), while the game settings
+(rules, players, opponents, episode, observation, net-arch, n-envs, privileged-critic) must match.
 
 The learner holds one seat per game (a random seat each round); the opponents move inside the
 environment's ``step`` (``uno_env.sb3.UnoVecEnv``), so every transition is the learner's.  A run
-writes ``runs/NAME/``:
+writes ``runs/NAME/`` (the family's run folder, ``training.runs``):
 
-* ``config.json``: the arguments (a resumed run must keep them);
+* ``config.json``: the arguments (a resumed run must keep the game settings);
 * ``checkpoints/latest.zip`` (written atomically every ``--checkpoint-every`` steps) and
   ``checkpoints/step_N_steps.zip`` (SB3's ``CheckpointCallback``); ``--resume`` continues from ``latest.zip``;
+* ``sessions.json``: each session's steps, wall time and command (written with every checkpoint);
 * ``tb/``: TensorBoard logs (SB3's training scalars, the episode statistics ``rollout/ep_rew_mean`` and
   ``rollout/ep_len_mean`` from SB3's ``VecMonitor``, and ``eval/win_rate_vs_*`` with their 95% bounds);
 * ``eval.jsonl``: one line per periodic evaluation (win rate and Wilson interval against each bot);
@@ -39,7 +43,6 @@ steps (the last N snapshots are kept), a self-play league next to the scripted b
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import os
@@ -48,38 +51,48 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
-from training.common import discounted_outcomes, parse_net_arch
+from training.config import PPOConfig, parse_net_arch
+from training.runs import RunFolder, Session
+
+
+def discounted_outcomes(rewards: np.ndarray, dones: np.ndarray, gamma: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(steps, n)`` rewards and episode ends -> each decision's discounted outcome and whether its
+    episode finished within the window (unfinished ones have no outcome yet)."""
+    returns = np.zeros(rewards.shape, np.float32)
+    keep = np.zeros(dones.shape, bool)
+    run = np.zeros(rewards.shape[1], np.float32)
+    known = np.zeros(rewards.shape[1], bool)
+    for t in range(len(rewards) - 1, -1, -1):
+        run = np.where(dones[t], rewards[t], gamma * run)
+        known |= dones[t]
+        returns[t], keep[t] = run, known
+    return returns, keep
 
 
 @dataclass
-class Args:
-    rules: str = field(default="standard_en", metadata={"help": "ruleset preset"})
-    players: int = field(default=2, metadata={"help": "seats per game (2-10)"})
-    opponents: str = field(default="heuristic", metadata={"help": "comma-separated opponent agents (a mix)"})
-    n_envs: int = field(default=64, metadata={"help": "games stepped together"})
-    total_steps: int = field(default=1_000_000, metadata={"help": "learner decisions to train on"})
-    seed: int = field(default=0, metadata={"help": "seed of games, opponents and network"})
-    run_name: str = field(default="", metadata={"help": "folder name under runs/ (default: derived)"})
-    runs_dir: str = field(default="runs", metadata={"help": "parent folder of the runs"})
-    episode: str = field(default="round", metadata={"help": "'round' or 'game': what an episode is"})
+class Args(PPOConfig):
+    """MaskablePPO's settings: the family's (``training.config.PPOConfig``), with the defaults of its first
+    recipe (64 games x 256 decisions), and its own (evaluations, behaviour cloning, the privileged critic, the
+    league, the device)."""
+
     observation: str = field(default="v3", metadata={"help": "observation layout, 'v3' or 'v2' (v2 to start "
                                                              "from an agent trained on it, e.g. --init-actor)"})
+    n_envs: int = field(default=64, metadata={"help": "games stepped together"})
     n_steps: int = field(default=256, metadata={"help": "rollout length per game (PPO n_steps)"})
-    batch_size: int = field(default=4096, metadata={"help": "PPO minibatch size"})
-    n_epochs: int = field(default=4, metadata={"help": "PPO epochs per rollout"})
-    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
-    gamma: float = field(default=0.995, metadata={"help": "discount factor"})
-    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
     ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus"})
-    clip_range: float = field(default=0.2, metadata={"help": "PPO clip range"})
-    net_arch: str = field(default="256,256", metadata={"help": "hidden layer sizes of policy and value nets"})
+    checkpoint_every: int = field(default=100_000, metadata={"help": "steps between checkpoints"})
+    resume: bool = field(default=False, metadata={
+        "help": "continue runs/NAME from checkpoints/latest.zip (PPO hyperparameters given take effect, "
+                "e.g. a lower --learning-rate)"})
+    progress: bool = field(default=True, metadata={"help": "show a progress bar"})
+    torch_threads: int = field(default=0, metadata={"help": "torch CPU threads (0: torch's default)"})
     eval_every: int = field(default=200_000, metadata={"help": "steps between evaluations (0: never)"})
     eval_games: int = field(default=1000, metadata={"help": "games per evaluation and bot"})
     eval_bots: str = field(default="random,greedy,heuristic", metadata={"help": "bots evaluated against"})
-    checkpoint_every: int = field(default=100_000, metadata={"help": "steps between checkpoints"})
     bc_decisions: int = field(default=0, metadata={"help": "warm start: behaviour-clone this many decisions of "
                                                      "--bc-teacher before PPO (0: off)"})
     bc_teacher: str = field(default="heuristic", metadata={"help": "agent imitated by the warm start"})
@@ -96,29 +109,19 @@ class Args:
                                                           "decisions of the initial actor (0: off)"})
     league: int = field(default=0, metadata={"help": "self-play snapshots kept among the opponents (0: off)"})
     league_every: int = field(default=250_000, metadata={"help": "steps between self-play snapshots"})
-    resume: bool = field(default=False, metadata={
-        "help": "continue runs/NAME from its latest checkpoint (PPO hyperparameters given take effect, "
-                "e.g. a lower --learning-rate)"})
-    progress: bool = field(default=True, metadata={"help": "show a progress bar"})
     device: str = field(default="cpu", metadata={"help": "torch device"})
-    torch_threads: int = field(default=0, metadata={"help": "torch CPU threads (0: torch's default)"})
+
+    PROG: ClassVar[str] = "python -m training.train_ppo"
+    PREFIX: ClassVar[str] = "ppo"
+    POSITIVE: ClassVar[tuple[str, ...]] = PPOConfig.POSITIVE + ("total_steps", "eval_games", "league_every",
+                                                                "bc_epochs")
+    NON_NEGATIVE: ClassVar[tuple[str, ...]] = ("eval_every", "bc_decisions", "league", "torch_threads",
+                                               "critic_warmup")
+    SESSION: ClassVar[tuple[str, ...]] = ("resume", "progress", "device", "torch_threads")
+    FIXED: ClassVar[tuple[str, ...]] = PPOConfig.FIXED + ("privileged_critic",)  # the rest may change on resume
 
     def validate(self) -> None:
-        from uno_env.core.config import PRESETS
-        if self.rules not in PRESETS:
-            raise ValueError(f"--rules {self.rules!r} is not a preset; presets are: {', '.join(PRESETS)}")
-        for name in ("players", "n_envs", "total_steps", "n_steps", "batch_size", "n_epochs", "eval_games",
-                     "checkpoint_every", "league_every", "bc_epochs"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
-        for name in ("eval_every", "bc_decisions", "league", "torch_threads", "critic_warmup"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"--{name.replace('_', '-')} must be 0 (off) or positive, got {getattr(self, name)}")
-        if not 2 <= self.players <= 10:
-            raise ValueError(f"--players must be from 2 to 10, got {self.players}")
-        if self.episode not in ("round", "game"):
-            raise ValueError(f"--episode must be 'round' or 'game', got {self.episode!r}")
-        parse_net_arch(self.net_arch)
+        super().validate()
         if (self.bc_decisions or self.bc_records) and self.init_actor:
             raise ValueError("--bc-decisions/--bc-records and --init-actor both set the initial actor; give one")
         if self.bc_records and self.privileged_critic:
@@ -127,34 +130,13 @@ class Args:
         if self.bc_records and not Path(self.bc_records).is_file():
             raise ValueError(f"--bc-records: no file {self.bc_records!r}")
 
-    @property
-    def name(self) -> str:
-        return self.run_name or f"ppo-{self.rules}-{self.players}p-s{self.seed}"
 
-
-SESSION_ONLY = ("resume", "progress", "device", "torch_threads")  # never taken from a saved config
+SESSION_ONLY = Args.SESSION  # never taken from a saved config
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
     """The command line as ``Args``; with ``--resume``, what is not given comes from the run's config."""
-    parser = argparse.ArgumentParser(prog="python -m training.train_ppo", description=__doc__.split("\n")[0])
-    for f in dataclasses.fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        helptext = f"{f.metadata['help']} (default: {f.default})"
-        if f.type in (bool, "bool"):  # SUPPRESS: only the flags given reach the namespace
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS,
-                                help=helptext)
-        else:
-            typ = {"int": int, "float": float, "str": str}.get(f.type if isinstance(f.type, str) else f.type.__name__)
-            parser.add_argument(flag, type=typ, default=argparse.SUPPRESS, help=helptext)
-    given = vars(parser.parse_args(argv))
-    args = Args(**given)
-    saved_path = Path(args.runs_dir) / args.name / "config.json"
-    if args.resume and saved_path.exists():
-        names = {f.name for f in dataclasses.fields(Args)} - set(SESSION_ONLY)
-        saved = {k: v for k, v in json.loads(saved_path.read_text()).items() if k in names}
-        args = Args(**{**saved, **given})
-    return args
+    return Args.from_args(argv, description=__doc__.split("\n")[0])
 
 
 class CheckpointError(RuntimeError):
@@ -181,7 +163,8 @@ def load_checkpoint(path: Path, env, device: str):
                               f"checkpoints/step_N.zip") from None
 
 
-TUNABLE = ("learning_rate", "ent_coef", "clip_range", "n_epochs", "batch_size", "gamma", "gae_lambda", "n_steps")
+TUNABLE = ("learning_rate", "ent_coef", "vf_coef", "clip_range", "max_grad_norm", "n_epochs", "batch_size", "gamma",
+           "gae_lambda", "n_steps")
 
 
 def apply_hyperparameters(model, args: Args, saved: dict) -> dict:
@@ -189,7 +172,9 @@ def apply_hyperparameters(model, args: Args, saved: dict) -> dict:
     take effect (the checkpoint otherwise keeps its own); returns ``{name: (new, old)}``."""
     from stable_baselines3.common.utils import get_schedule_fn
 
-    changed = {k: (getattr(args, k), saved.get(k)) for k in TUNABLE if getattr(args, k) != saved.get(k)}
+    defaults = {f.name: f.default for f in dataclasses.fields(Args)}  # a run saved before a setting existed
+    changed = {k: (getattr(args, k), saved.get(k, defaults[k])) for k in TUNABLE
+               if getattr(args, k) != saved.get(k, defaults[k])}
     for key, (value, _) in changed.items():
         if key == "learning_rate":
             model.learning_rate = value
@@ -206,7 +191,10 @@ def apply_hyperparameters(model, args: Args, saved: dict) -> dict:
     return changed
 
 
-def make_callback(args: Args, run: Path, env, eval_game):
+def make_callback(args: Args, run: Path, env, eval_game, on_checkpoint=None):
+    """SB3's ``CheckpointCallback`` (``checkpoints/step_N_steps.zip``) and one of ours, every N steps: the
+    resumable ``checkpoints/latest.zip`` (then ``on_checkpoint(step)``: the sessions record), evaluations, and
+    self-play snapshots."""
     from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
     from agents.policy import PolicyAgent
@@ -233,6 +221,8 @@ def make_callback(args: Args, run: Path, env, eval_game):
             if t >= self.next_ckpt:
                 self.next_ckpt += args.checkpoint_every
                 save_atomic(self.model, run / "checkpoints" / "latest.zip")
+                if on_checkpoint is not None:
+                    on_checkpoint(t)
             if t >= self.next_eval:
                 self.next_eval += args.eval_every
                 evaluate_now(self.model, t)
@@ -433,20 +423,9 @@ def train(args: Args) -> Path:
     from uno_env.sb3 import UnoVecEnv
 
     args.validate()
-    run = Path(args.runs_dir) / args.name
-    cfg_path = run / "config.json"
-    if args.resume:
-        if not cfg_path.exists():
-            raise CheckpointError(f"--resume: no run at {run} (missing config.json)")
-        saved = json.loads(cfg_path.read_text())
-        for key in ("rules", "players", "opponents", "episode", "net_arch", "n_envs", "privileged_critic"):
-            if saved.get(key) != getattr(args, key):
-                raise CheckpointError(f"--resume: run {run} was started with {key}={saved.get(key)!r}, "
-                                      f"not {getattr(args, key)!r}")
-    elif (run / "checkpoints" / "latest.zip").exists():
-        raise CheckpointError(f"run {run} already exists; pass --resume to continue it or choose --run-name")
-    (run / "checkpoints").mkdir(parents=True, exist_ok=True)
-    cfg_path.write_text(json.dumps(dataclasses.asdict(args), indent=1))
+    folder = RunFolder(args.run_dir, latest="checkpoints/latest.zip")  # config.json, sessions.json (training.runs)
+    run = folder.path
+    saved = folder.open(args)
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
@@ -471,7 +450,8 @@ def train(args: Args) -> Path:
             policy, kwargs = PrivilegedCriticPolicy, {**kwargs, "public_dim": games.games.public_size}
         model = MaskablePPO(policy, env, n_steps=args.n_steps, batch_size=args.batch_size,
                             n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
-                            gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, clip_range=args.clip_range,
+                            gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, vf_coef=args.vf_coef,
+                            clip_range=args.clip_range, max_grad_norm=args.max_grad_norm,
                             policy_kwargs=kwargs, seed=args.seed, device=args.device, verbose=0)
         if args.init_actor:
             import agents
@@ -481,19 +461,26 @@ def train(args: Args) -> Path:
         if args.critic_warmup:
             (run / "critic_warmup.json").write_text(json.dumps(warm_up_critic(model, args, opponents)))
     model.set_logger(configure(str(run / "tb"), ["tensorboard", "csv"]))
-    callback = make_callback(args, run, games, None)
+    sessions = folder.read_sessions() if args.resume else []
+    session = Session(sessions, model.num_timesteps)
+
+    def record(step: int) -> float:  # at every checkpoint: a run killed after it still records its wall time
+        session.update(step)
+        return folder.write_sessions(step, sessions)
+
+    callback = make_callback(args, run, games, None, on_checkpoint=record)
     remaining = args.total_steps - model.num_timesteps
-    t0 = time.time()
     if remaining > 0:
         model.learn(remaining, callback=callback, reset_num_timesteps=False, progress_bar=args.progress)
-    seconds = time.time() - t0
-    save_atomic(model, run / "checkpoints" / "latest.zip")
+    save_atomic(model, folder.latest)
+    total_seconds = record(model.num_timesteps)
     model.save(str(run / "model.zip"))
     game = games.games.game
     extra = {"critic": "privileged (reads the hidden state; not exported, the actor alone is)"} \
         if args.privileged_critic else {}
     PolicyAgent(actor_only(model.policy), name=args.name).export(run / "agent", game, extra={**extra,
-        "trained_steps": int(model.num_timesteps), "train_seconds_this_session": round(seconds, 1),
+        "trained_steps": int(model.num_timesteps), "train_seconds_this_session": session.seconds,
+        "train_seconds": total_seconds, "resumes": len(sessions) - 1, "trainer": "training.train_ppo",
         "command": "python -m training.train_ppo " + " ".join(sys.argv[1:]) if sys.argv[1:] else "",
         "args": dataclasses.asdict(args)})
     print(f"done: {model.num_timesteps} steps; run folder {run}", flush=True)

@@ -25,6 +25,9 @@ is the tuned bot.  ``standard_en`` is never stored (the shipped agents were trai
 
     python -m training.tune_heuristic --rules flip_jp --players 2 --opponents heuristic --games 12000 \
         --seconds 1200 --seed 200000000 --check-rounds 20000 --store
+
+It stays in ``training/`` (the probes that only ask a question are in ``research/``): with ``--store`` it is a
+product tool, whose output the ``heuristic`` bot plays.
 """
 
 from __future__ import annotations

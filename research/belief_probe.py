@@ -1,7 +1,7 @@
 """Belief probe: how much better does observation v3 let a model guess the opponents' hands than v2?
 
-    python -m benchmarks.belief_probe                 # standard_en, 4 heuristic bots, ~40,000 decisions
-    python -m benchmarks.belief_probe --smoke         # tiny settings (the smoke test)
+    python -m research.belief_probe                 # standard_en, 4 heuristic bots, ~40,000 decisions
+    python -m research.belief_probe --smoke         # tiny settings (the smoke test)
 
 Games of four ``heuristic`` bots are played (``VecGame(observation="v3")``).  At every decision the acting
 seat's observation is recorded in both layouts (v2 is the first part of v3, ``uno_env.core.observe``),
@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from .common import versions
+from benchmarks.common import versions
 
 
 def collect(rules: str, players: int, batch: int, steps: int, seed: int):

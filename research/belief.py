@@ -4,7 +4,7 @@ The search probe's uniformly dealt worlds (``--information seen``) ignore what t
 reveal.  The bots are known programs (``heuristic`` reads only its observation and mask), so a seat can
 do what a player who knows its opponents would: keep ``M`` candidate deals per game (particles: whole
 game states that agree with everything the seat has seen) and drop those in which a bot would not have
-done what it did.  ``python -m training.search_probe --information inferred`` searches on them.
+done what it did.  ``python -m research.search_probe --information inferred`` searches on them.
 
 Each real step, in every particle of its game:
 

@@ -6,7 +6,7 @@ plays the learner seat (sampling, as in training) against the opponents, and eac
 variance of the discounted outcome (``--gamma``, that of training) is measured on every decision of the
 rounds that finish.  If hidden cards decided the outcome, the privileged critic would explain far more.
 
-    python -m training.critic_probe --agent ppo-standard_en-4p --checkpoint runs/pc4p/checkpoints/latest.zip
+    python -m research.critic_probe --agent ppo-standard_en-4p --checkpoint runs/pc4p/checkpoints/latest.zip
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def probe(agent_name: str, checkpoint: str, rules: str, players: int, opponents:
 
     import agents
     from agents.privileged import is_privileged
-    from training.common import discounted_outcomes
+    from training.train_ppo import discounted_outcomes
     from uno_env.learner import LearnerGames
 
     model = MaskablePPO.load(checkpoint, device="cpu")
@@ -63,7 +63,7 @@ def probe(agent_name: str, checkpoint: str, rules: str, players: int, opponents:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.critic_probe", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m research.critic_probe", description=__doc__.split("\n")[0])
     p.add_argument("--agent", default="ppo-standard_en-4p", help="exported agent (name or path) that plays")
     p.add_argument("--checkpoint", required=True, help="a --privileged-critic MaskablePPO checkpoint (.zip)")
     p.add_argument("--rules", default="standard_en")

@@ -1,11 +1,11 @@
 """How much does looking ahead add to the heuristic bot?  Determinized Monte Carlo search in one seat.
 
-    python -m training.search_probe --players 4 --rounds 2000 --worlds 64   # the 4-player figure of docs/training.md
-    python -m training.search_probe --players 2 --rounds 2000 --worlds 32
+    python -m research.search_probe --players 4 --rounds 2000 --worlds 64   # the 4-player figure of docs/training.md
+    python -m research.search_probe --players 2 --rounds 2000 --worlds 32
     V2=results/v3_agents/warm_start/ppo-standard_en-2p-v2   # the v2 2-player agent
-    python -m training.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent $V2
-    python -m training.search_probe --players 2 --rounds 2000 --batch-size 250 --agent $V2 --z inf
-    python -m training.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent $V2 \
+    python -m research.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent $V2
+    python -m research.search_probe --players 2 --rounds 2000 --batch-size 250 --agent $V2 --z inf
+    python -m research.search_probe --players 2 --rounds 2000 --worlds 16 --batch-size 250 --agent $V2 \
         --information inferred
 
 One seat searches and the others are heuristic bots; the searching seat moves on by one every round.
@@ -28,7 +28,7 @@ heuristic bots by looking ahead with them.  ``--information`` says what the samp
 * ``voids``: the same, but a seat that drew on a colour instead of playing (and has not played since) is
   dealt no card of that colour, wilds excepted, as far as the unseen cards allow: what the bots' draws
   reveal.  It does not cheat.
-* ``inferred``: the other hands are drawn from a particle filter (``training.belief``) that keeps
+* ``inferred``: the other hands are drawn from a particle filter (``research.belief``) that keeps
   ``--particles`` candidate deals per game and drops those in which a heuristic bot would not have played
   as it did: the other hands as far as the bots' play reveals them, to a seat that knows how they play.
   It does not cheat.
@@ -99,7 +99,7 @@ class Searcher:
         self.overlap = [0.0, 0]  # summed share of the other hands' cards the worlds got right, decisions
         self.belief = None
         if information == "inferred":
-            from training.belief import ParticleBelief
+            from research.belief import ParticleBelief
             self.belief = ParticleBelief(game, particles, rng, self.sample_worlds)
 
     def sample_worlds(self, st: State, me: np.ndarray, hands: bool = True, pile: bool = True,
@@ -299,7 +299,7 @@ def probe(rules: str = "standard_en", players: int = 4, rounds: int = 2000, worl
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.search_probe", description=__doc__.split("\n")[0],
+    p = argparse.ArgumentParser(prog="python -m research.search_probe", description=__doc__.split("\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--rules", default="standard_en", help="preset name (one-sided decks)")
     p.add_argument("--players", type=int, default=4, help="seats per table")
