@@ -22,6 +22,11 @@ table's memory, as ``VecGame`` does by default (``observation="v3"``); or ``v2``
 before v3, which read the first part of a v3 observation; the training envs give each opponent its own
 layout).
 ``observation_for(names)`` says, from the agents' metadata alone, which layout a game for them needs.
+
+This package is the agent loader that ``pyproject.toml`` declares to the environments (the entry point
+``agents`` of the group ``uno_env.agents``): they turn an opponent's name into an agent with ``load`` and
+learn its layout with ``observation_of``, without importing this package themselves (``uno_env.opponents``).
+A name ``load`` does not know raises ``UnknownAgentError`` (a ``ValueError`` and a ``LookupError``).
 """
 
 from __future__ import annotations
@@ -30,8 +35,11 @@ import json
 import os
 from pathlib import Path
 
+from uno_env.opponents import UnknownAgentError
+
 from .base import Agent, RandomAgent, check_batch
 from .bots import GreedyAgent, HeuristicAgent
+from .policy import layout_of
 from .view import ObsView
 
 _BOTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
@@ -107,15 +115,9 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
         if policy.meta.get("play") == PLAY_COLOUR_AVERAGE:  # the export says how it plays best
             return _colour_averaged(policy, game, policy.name)
         return policy
-    raise ValueError(f"unknown agent {str(name_or_path)!r}; agents are: {', '.join(available())}, or a path to "
-                     f"an exported policy (.json/.pt), an SB3 .zip, a train_ppo run folder or an RLlib checkpoint")
-
-
-def layout_of(meta: dict) -> str | None:
-    """The observation layout an exported policy's metadata says it reads: an export from before v3 names
-    none and reads v2; ``None`` when the metadata is not an export's."""
-    layout = meta.get("observation", "v2" if "env_version" in meta else None) if isinstance(meta, dict) else None
-    return layout if layout in ("v2", "v3") else None
+    raise UnknownAgentError(f"unknown agent {str(name_or_path)!r}; agents are: {', '.join(available())}, or a "
+                            f"path to an exported policy (.json/.pt), an SB3 .zip, a train_ppo run folder or an "
+                            f"RLlib checkpoint")
 
 
 def observation_of(agent) -> str | None:
@@ -151,8 +153,9 @@ def observation_of(agent) -> str | None:
 def observation_for(specs) -> str:
     """The observation layout of a game played by the agents ``specs`` (names, paths or agent objects):
     ``"v3"`` when one of them reads v3 (it needs the table's memory, which only a v3 game keeps), else
-    ``"v2"``, as cheap as before for the bots and pre-v3 agents.  The terminal game, the web app and
-    ``uno_env.analysis`` build their games with it."""
+    ``"v2"``, as cheap as before for the bots and pre-v3 agents.  The terminal game and the web app build
+    their games with it (``uno_env.analysis`` with ``uno_env.opponents.observation_for``, which asks
+    ``observation_of``)."""
     items = [specs] if isinstance(specs, (str, os.PathLike)) else list(specs)
     return "v3" if any(observation_of(a) == "v3" for a in items) else "v2"
 
@@ -179,5 +182,5 @@ def _game_of(game):
     return None if game is None else find_game(game)
 
 
-__all__ = ["Agent", "GreedyAgent", "HeuristicAgent", "ObsView", "RandomAgent", "available", "check_batch",
-           "layout_of", "load", "locate", "observation_for", "observation_of", "shipped"]
+__all__ = ["Agent", "GreedyAgent", "HeuristicAgent", "ObsView", "RandomAgent", "UnknownAgentError", "available",
+           "check_batch", "layout_of", "load", "locate", "observation_for", "observation_of", "shipped"]

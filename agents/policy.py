@@ -46,6 +46,13 @@ def layout_fingerprint(game, observation: str | None = None) -> dict[str, Any]:
             "action_fingerprint": h_act}
 
 
+def layout_of(meta: dict) -> str | None:
+    """The observation layout an exported policy's metadata says it reads: an export from before v3 names
+    none and reads v2; ``None`` when the metadata is not an export's."""
+    layout = meta.get("observation", "v2" if "env_version" in meta else None) if isinstance(meta, dict) else None
+    return layout if layout in ("v2", "v3") else None
+
+
 class PolicyAgent:
     """A (Maskable) actor-critic policy acting on batches: ``act(obs, masks) -> actions``.
 
@@ -63,7 +70,6 @@ class PolicyAgent:
         self.meta = meta or {}
         # the layout it was trained on (an exported model from before v3 reads v2; None: unknown, the game's);
         # the training envs give each opponent its layout
-        from . import layout_of
         self.observation = layout_of(self.meta)
         self.size = self.meta.get("observation_size")
 

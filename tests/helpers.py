@@ -13,7 +13,8 @@ import numpy as np
 from uno_env import VecGame
 from uno_env.core.config import make_rules
 from uno_env.records import GameRecord
-from uno_env.table import Table, _Tape, seat_view
+from uno_env.table import Table, _Tape
+from uno_env.view import seat_view
 
 PRESET_NAMES = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
 # the trained agents that read the v2 layout (shipped before the v3 agents, kept as their warm start)

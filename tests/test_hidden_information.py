@@ -83,7 +83,7 @@ def _same(a: dict, b: dict) -> list:
 @pytest.mark.parametrize("rules, options", RULES)
 def test_twins_show_a_seat_the_same_table_until_a_hidden_card_shows(rules, options):
     """``seat_view`` (what the screens draw) at every moment, asked or not: a hidden decision of another
-    seat shows as if declined (``table.public_turn``)."""
+    seat shows as if declined (``view.public_turn``)."""
     checked = 0
     for a, b, n in _pairs(rules, options):
         va, vb = _by_words(a.views, n), _by_words(b.views, n)

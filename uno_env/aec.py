@@ -127,8 +127,7 @@ class raw_env(AECEnv):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
-        from .learner import privileged_bounds
-        plow, phigh = privileged_bounds(self.game.observer)
+        plow, phigh = self.game.observer.privileged_bounds()
         self.state_space = spaces.Box(np.concatenate([low, plow]), np.concatenate([high, phigh]), dtype=np.float32)
         self._recorder = self._writer = None
         if record is not None:

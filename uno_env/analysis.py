@@ -23,8 +23,9 @@ Policies (``policy``): ``"play_first"`` (uniformly random among the legal plays,
 only when no card can be played; ``uno``/``catch`` are never chosen while a play is legal),
 ``"uniform"`` (uniformly random among all legal actions: it draws voluntarily a lot, so rounds are
 very long), the name of an agent (``"heuristic"``, ``"greedy"``, ``"random"`` or a shipped trained
-agent, loaded with ``agents.load(name, game=...)``; the ``agents`` package is imported only then), an
-agent object (anything with ``act(observations, masks, rng)``), or a list of those, one per seat.
+agent, loaded by the installed agent loader, ``uno_env.opponents``: this project's is ``agents.load``;
+this module never imports ``agents``), an agent object (anything with ``act(observations, masks, rng)``),
+or a list of those, one per seat.
 ``PlayFirstAgent`` wraps ``play_first`` as an agent, for ``training.evaluate.play_match``.
 
 Numpy only: no RL framework is imported here.
@@ -37,6 +38,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from . import opponents
 from .core.actions import PLAY
 from .core.game import VecGame
 from .core.state import OVER
@@ -189,12 +191,11 @@ def _policy_name(p) -> str:
 
 
 def _resolve(spec, game: VecGame, seed: int | None):
-    """A builtin name, or an agent object (loading names through ``agents.load``)."""
+    """A builtin name, or an agent object (loading names through the installed agent loader)."""
     if isinstance(spec, str) and spec in BUILTIN_POLICIES:
         return spec
     if isinstance(spec, str):
-        import agents  # the agents package depends on uno_env, not the other way round: import late
-        return agents.load(spec, game=game, seed=seed)
+        return opponents.load(spec, game=game, seed=seed)
     if not callable(getattr(spec, "act", None)):
         raise ValueError(f"policy must be {', '.join(map(repr, BUILTIN_POLICIES))}, an agent name, an object "
                          f"with act(observations, masks, rng), or a list of those (one per seat); got {spec!r}")
@@ -210,8 +211,8 @@ def simulate_rounds(rules="standard_en", num_players: int = 4, rounds: int = 10_
 
     A new game starts in a row whenever a game ends (``target`` reached), with a random dealer; the
     next round's dealer otherwise follows ``next_dealer``.  The games observe layout v3 when an agent
-    was trained on it (``agents.observation_for``; it needs the table's memory), else v2; ``observation=``
-    chooses.
+    was trained on it (``uno_env.opponents.observation_for``; it needs the table's memory), else v2;
+    ``observation=`` chooses.
     """
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
         raise ValueError(f"rounds must be a positive integer, got {rounds!r}")
@@ -223,9 +224,8 @@ def simulate_rounds(rules="standard_en", num_players: int = 4, rounds: int = 10_
     if "observation" not in options:
         if all(isinstance(s, str) and s in BUILTIN_POLICIES for s in specs):
             options["observation"] = "v2"  # the built-in policies read no memory: the cheaper layout
-        else:
-            import agents  # v3 when an agent was trained on it (it needs the table's memory); bots keep v2
-            options["observation"] = agents.observation_for(specs)
+        else:  # v3 when an agent was trained on it (it needs the table's memory); bots keep v2
+            options["observation"] = opponents.observation_for(specs)
     game = VecGame(rules, num_players, batch_size=B, seed=seed, autoreset=False, **options)
     P, st, engine = game.num_players, game.state, game.engine
     specs = specs * P if one_policy else specs

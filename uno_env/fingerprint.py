@@ -21,6 +21,7 @@ import numpy as np
 from .core.chance import _mix
 from .core.config import PRESETS
 from .core.game import VecGame
+from .version import ENV_VERSION
 
 PLAYERS = (2, 3, 4, 7, 10)
 # State fields renamed since the fingerprint was defined, hashed under their first names: a rename
@@ -60,7 +61,6 @@ def fingerprint(batch: int = 256, steps: int = 300, verbose: bool = False) -> di
     """The fingerprint over every preset at 2, 3, 4, 7 and 10 players (and, if ``verbose``, each part)."""
     parts = {f"{rules}/{p}": play_hash(rules, p, batch, steps) for rules in PRESETS for p in PLAYERS}
     total = hashlib.sha256("".join(parts.values()).encode()).hexdigest()
-    from . import ENV_VERSION
     out = {"env_version": ENV_VERSION, "fingerprint": total, "batch": batch, "steps": steps}
     if verbose:
         out["parts"] = parts

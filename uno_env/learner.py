@@ -9,7 +9,8 @@ asked again or the episode ends.
 * The learner's seat is drawn at random for each round (``episode="round"``) or each game.
 * ``opponents`` is one agent, a name (``"random"``), or a list of them: each opponent seat of each
   game gets one of them at random per episode, so a list is a mix.  Frozen snapshots of the learner
-  are agents like any other (``agents.PolicyAgent``).
+  are agents like any other (``agents.PolicyAgent``).  Names are loaded by the installed agent loaders
+  (``uno_env.opponents``; this project's is ``agents.load``), so this module never imports ``agents``.
 * A round that ends before the learner is asked anything is dealt again (counted in
   ``rounds_without_learner``).
 * ``privileged=True`` appends to the learner's observation what it may not see
@@ -22,14 +23,13 @@ asked again or the episode ends.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from .checks import action_ids
 from .core.game import VecGame
 from .core.observe import Observer
 from .core.state import OVER
+from .opponents import resolve
 
 
 def observer_for(game: VecGame, agent, cache: dict) -> Observer:
@@ -41,33 +41,6 @@ def observer_for(game: VecGame, agent, cache: dict) -> Observer:
     if want not in cache:
         cache[want] = Observer(game.engine, want)
     return cache[want]
-
-
-def privileged_bounds(observer) -> tuple[np.ndarray, np.ndarray]:
-    """(low, high) float32 bounds of ``observer.privileged``'s entries: the other hands (as many copies
-    of a face as the deck holds), then one-hot draws."""
-    low, high = observer.bounds()
-    hand = observer.slots["hand"]
-    extra_high = np.ones(observer.privileged_size(), np.float32)
-    P = observer.e.P
-    extra_high[:(P - 1) * hand.size] = np.tile(high[hand.start:hand.stop], P - 1)
-    return np.zeros_like(extra_high), extra_high
-
-
-def resolve_agents(opponents: Any, game: VecGame, seed: int | None) -> list:
-    """Agent objects from names or agents (a single one or a list)."""
-    items = opponents if isinstance(opponents, (list, tuple)) else [opponents]
-    if not items:
-        raise ValueError("opponents must name at least one agent")
-    out = []
-    for i, x in enumerate(items):
-        if isinstance(x, str):
-            import agents  # the agents package builds on uno_env; import it only when names are used
-            x = agents.load(x, game=game, seed=None if seed is None else seed + 1000 + i)
-        if not callable(getattr(x, "act", None)):
-            raise ValueError(f"opponent {x!r} is not an agent (it needs an act(observations, masks) method)")
-        out.append(x)
-    return out
 
 
 def batch_actions(actions, num_envs: int, num_actions: int) -> np.ndarray:
@@ -106,7 +79,7 @@ class LearnerGames:
         self.num_actions, self.public_size = self.game.num_actions, self.game.observation_size
         self.observation_size = self.public_size + (self.game.observer.privileged_size() if privileged else 0)
         self.rng = np.random.default_rng(seed)
-        self.opponents = resolve_agents(opponents, self.game, seed)
+        self.opponents = resolve(opponents, self.game, seed)
         self.pool_size = len(self.opponents)  # new episodes draw from opponents[:pool_size]
         self.learner = np.zeros(num_envs, np.intp)
         self.assign = np.zeros((num_envs, self.P), np.intp)  # opponent index per seat
@@ -137,7 +110,7 @@ class LearnerGames:
         """Replace the opponent pool; it takes effect as episodes start.  An agent that leaves the pool
         keeps its seats in the games in play until their episodes end (kept after the pool in
         ``opponents``, never drawn again)."""
-        new = resolve_agents(opponents, self.game, None)
+        new = resolve(opponents, self.game, None)
         where = {id(a): i for i, a in enumerate(new)}
         in_play = np.zeros(len(self.opponents), bool)
         seats = np.ones((self.num_envs, self.P), bool)
@@ -230,7 +203,7 @@ class LearnerGames:
         low, high = self.game.observer.bounds()
         if not self.privileged:
             return low, high
-        plow, phigh = privileged_bounds(self.game.observer)
+        plow, phigh = self.game.observer.privileged_bounds()
         return np.concatenate([low, plow]), np.concatenate([high, phigh])
 
     def action_masks(self) -> np.ndarray:

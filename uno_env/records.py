@@ -47,6 +47,7 @@ from .core.game import VecGame
 from .core.notation import MEMORY_KEYS
 from .core.rules import Engine
 from .core.state import OVER
+from .version import ENV_VERSION
 
 FORMAT, VERSION = "uno-record", 1
 EPISODES = ("round", "game")
@@ -422,7 +423,6 @@ class Recorder:
                  env: str | None = None):
         if episode not in EPISODES:
             raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
-        from . import ENV_VERSION
         c = game.rules
         from .core.config import PRESETS
         base = c.name if c.name in PRESETS else "standard_en"

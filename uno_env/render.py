@@ -1,6 +1,6 @@
 """Drawing a table: as text (ANSI colours or plain) for the terminal, as SVG cards for pages and notebooks.
 
-Everything here draws a *view* (``table.seat_view``: what one seat may see, rules §1.10), never the
+Everything here draws a *view* (``view.seat_view``: what one seat may see, rules §1.10), never the
 game itself, so a seat's screen cannot show a card its seat may not see.  In UNO Flip a player sees the
 active faces of their own cards and, on the other seats' cards, the backs (the other side), dimmed;
 never the backs of their own cards.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 
 from .core.cards import COLOR_LETTERS, COLOR_NAMES
-from .table import plural, seat_view
+from .view import seat_view
 
 _ANSI = {"R": "31", "Y": "33", "G": "32", "B": "34", "P": "95", "T": "36", "O": "38;5;208", "U": "35"}
 _DIM, _BOLD, _RESET = "\x1b[2m", "\x1b[1m", "\x1b[0m"
@@ -66,6 +66,11 @@ LEGEND = _legend()
 
 
 # ====================================================================== text
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 def paint(text: str, color_letter: str | None, ansi: bool = True, dim: bool = False) -> str:
     if not ansi:
         return text
@@ -89,7 +94,7 @@ def fit(name: str, width: int = NAME_WIDTH) -> str:
 
 
 def view_text(view: dict, deck, ansi: bool = True, events=(), names=None) -> str:
-    """A view (``table.seat_view``) as lines of text; ``events``: lines to print under the table."""
+    """A view (``view.seat_view``) as lines of text; ``events``: lines to print under the table."""
     bold, reset = (_BOLD, _RESET) if ansi else ("", "")
     seats = view["seats"]
     names = names or [s["name"] for s in seats]
@@ -274,5 +279,5 @@ def show(game, row: int = 0, viewer: int | None = None, names=None) -> HtmlTable
     return HtmlTable(game, row, viewer, names)
 
 
-__all__ = ["LEGEND", "card_svg", "face_table", "render_table", "show", "standings_text", "table_html",
+__all__ = ["LEGEND", "card_svg", "face_table", "plural", "render_table", "show", "standings_text", "table_html",
            "view_text"]

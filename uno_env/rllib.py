@@ -8,7 +8,8 @@ public RLModule API; illegal actions get logits at RLlib's ``FLOAT_MIN``):
 * ``LearnerVecEnv`` / ``make_learner_env`` (the *batched* path, the default of
   ``training.rllib_train``): a ``gymnasium.vector.VectorEnv`` of ``num_envs`` learner-seat games over
   one ``VecGame`` (``uno_env.learner.LearnerGames``, the machinery under the SB3 env).  The opponents
-  (scripted bots, frozen snapshots: any agent of ``agents``) move inside ``step``, so from RLlib's
+  (scripted bots, frozen snapshots: any agent, or a name the installed agent loader knows,
+  ``uno_env.opponents``) move inside ``step``, so from RLlib's
   side it is a single-agent env and every transition is the learner's.  RLlib takes it as it is with
   ``gym_env_vectorize_mode="vector_entry_point"``: one batched core step and one batched module
   forward pass per vector step, no per-game Python env objects.  It follows gymnasium's
@@ -18,7 +19,7 @@ public RLModule API; illegal actions get logits at RLlib's ``FLOAT_MIN``):
   through RLlib's ``PettingZooEnv`` wrapper (a ``MultiAgentEnv``; UNO is turn based, so the wrapper
   steps one seat at a time), with the observation keys renamed.  Seats are mapped to RLModules by
   ``seat_mapping``: one seat of each episode to the trained ``"learner"`` module and the others to
-  frozen ``BotRLModule``s (a project agent such as ``heuristic`` inside a non-trained RLModule), so
+  frozen ``BotRLModule``s (an agent by name, such as ``heuristic``, inside a non-trained RLModule), so
   the league lives in RLlib's policy map; or, for parameter-sharing self-play, every seat to the one
   learning module (``self_play_mapping``).  RLlib's environment checker passes on both paths (an
   illegal move ends the episode, PettingZoo's classic convention).
@@ -28,6 +29,11 @@ Why the batched path is the default: it is RLlib's single-agent sampling loop ov
 RLlib's per-agent ``MultiAgentEpisode`` bookkeeping and one module call per seat on every single
 decision; see docs/rllib.md for the throughput measured on both.  This module is imported only by
 RLlib users; ``import uno_env`` never imports it (nor ray).
+
+The two RLModules stay here, beside the observations they read, though agents (``agents.rllib_policy``)
+and training (``training.rllib_train``) are their users: RLlib's checkpoints pickle a module's class by its
+dotted path (``uno_env.rllib.MaskedPPOTorchRLModule``), so a move would strand every checkpoint written so
+far, and neither needs ``agents`` (``BotRLModule`` loads its agent by name through ``uno_env.opponents``).
 """
 
 from __future__ import annotations
@@ -238,13 +244,13 @@ def _bot_module_class():
 
     class BotRLModule(RLModule):
         def setup(self):
-            import agents
+            from . import opponents
 
             cfg = self.model_config
             # the layout the env observes (v3 unless the config says otherwise): bots read its v2 part
             game = VecGame(cfg["rules"], cfg["players"], batch_size=1, seed=0,
                            observation=cfg.get("observation", "v3"), **cfg.get("options", {}))
-            self.agent = agents.load(cfg["agent"], game=game, seed=None)
+            self.agent = opponents.load(cfg["agent"], game=game, seed=None)  # by the installed agent loader
             self.rng = np.random.default_rng()
 
         def _forward(self, batch, **kwargs):

@@ -28,11 +28,11 @@ import time
 
 import numpy as np
 
-from . import __version__
 from .core.config import OPTIONS, PRESETS
 from .core.game import VecGame
 from .core.invariants import violations
 from .core.state import OVER
+from .version import __version__
 
 PLAYERS = (2, 3, 4, 6, 10)
 

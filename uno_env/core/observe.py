@@ -519,6 +519,15 @@ class Observer:
         """Length of ``privileged``'s vectors: the other hands, then ``draws`` cards of the draw pile."""
         return (self.e.P - 1 + draws) * self.e.F
 
+    def privileged_bounds(self, draws: int = PRIVILEGED_DRAWS) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) float32 bounds of ``privileged``'s entries (for a Gymnasium ``Box``): the other hands
+        (as many copies of a face as the deck holds, as ``hand``), then one-hot draws."""
+        high = self.bounds()[1]
+        hand = self.slots["hand"]
+        extra_high = np.ones(self.privileged_size(draws), np.float32)
+        extra_high[:(self.e.P - 1) * hand.size] = np.tile(high[hand.start:hand.stop], self.e.P - 1)
+        return np.zeros_like(extra_high), extra_high
+
     def privileged(self, st: State, R: np.ndarray, seats: np.ndarray, draws: int = PRIVILEGED_DRAWS) -> np.ndarray:
         """``(n, privileged_size(draws)) float32``: what ``seats`` may *not* see (rules §1.10).
 

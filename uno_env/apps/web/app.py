@@ -33,8 +33,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..core.config import PRESETS
-from ..render import face_table
+from uno_env.core.config import PRESETS
+from uno_env.render import face_table
+
 from .games import HUMAN, MAX_PLAYERS, MIN_PLAYERS, ApiError, Games, fits, short, unknown_fields
 from .guard import LOCAL_NAMES, MAX_BODY, Guard
 from .page import static
@@ -79,7 +80,7 @@ def _token(request: Request) -> str | None:
 
 @functools.cache
 def _faces(rules: str) -> bytes:
-    from .. import VecGame
+    from uno_env import VecGame
     return json.dumps(face_table(VecGame(rules, 2, batch_size=1).engine.deck)).encode()
 
 

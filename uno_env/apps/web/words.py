@@ -9,10 +9,11 @@ are right in every preset.
 
 from __future__ import annotations
 
-from ..core.actions import ACCEPT, CATCH, CHALLENGE, CHOOSE, DRAW, KEEP, PASS, PLAY, UNO
-from ..core.cards import COLOR_NAMES
-from ..core.state import DEFLECT, JUMP, PENDING
-from ..table import Table, plural
+from uno_env.core.actions import ACCEPT, CATCH, CHALLENGE, CHOOSE, DRAW, KEEP, PASS, PLAY, UNO
+from uno_env.core.cards import COLOR_NAMES
+from uno_env.core.state import DEFLECT, JUMP, PENDING
+from uno_env.render import plural
+from uno_env.table import Table
 
 PUBLIC = -1  # a viewer that is no seat: ``Event.text(PUBLIC)`` names only cards every seat has seen
 

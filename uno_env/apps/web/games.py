@@ -22,8 +22,9 @@ from collections import deque
 
 import numpy as np
 
-from ..core.config import PRESETS
-from ..table import Table
+from uno_env.core.config import PRESETS
+from uno_env.table import Table
+
 from .words import PUBLIC, moves, public_view
 
 MAX_GAMES = 100  # live games; about 1 MB each (tests/test_web.py measures the bound)
@@ -81,8 +82,7 @@ def misfit(name: str, rules: str, players: int) -> str | None:
     alone: the checks ``agents.load`` makes (``agents.policy.check_compatible``), without loading PyTorch."""
     import agents
     from agents.policy import check_compatible
-
-    from .. import VecGame
+    from uno_env import VecGame
     kind, path = agents.locate(name)
     if kind == "bot":
         return None
@@ -115,8 +115,7 @@ def shared_agent(name: str, rules: str, players: int, layout: str):
         agent = _AGENTS.get(key)
         if agent is None:
             import agents
-
-            from .. import VecGame
+            from uno_env import VecGame
             try:
                 agent = agents.load(name, game=VecGame(rules, players, batch_size=1, observation=layout))
             except (ImportError, OSError, ValueError) as exc:

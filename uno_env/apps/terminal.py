@@ -14,8 +14,8 @@ from __future__ import annotations
 import sys
 import time
 
-from .render import LEGEND, standings_text, view_text
-from .table import Event, Table
+from uno_env.render import LEGEND, standings_text, view_text
+from uno_env.table import Event, Table
 
 HELP = "a move's number or its text; ? card codes; h the round so far; t the table; q quit"
 
@@ -207,7 +207,7 @@ def replay_table(record, where: str = "record") -> tuple[Table, list[int]]:
     """``record`` (a ``records.GameRecord``) replayed on a ``Table``: the table at the end and, for each
     recorded action, the number of events up to and including it (``frames[i]``; ``frames`` starts with
     the events of the first deal)."""
-    from .records import RecordError
+    from uno_env.records import RecordError
     names = list(record.agents) if record.agents and len(record.agents) == record.num_players else None
     if names is not None:
         names = [f"{n}_{p}" for p, n in enumerate(names)]
@@ -279,7 +279,7 @@ def _frame_text(record, table: Table, upto: int, viewer, ansi: bool) -> str:
 
 
 def pick_record(path: str, game_index: int):
-    from .records import read_records
+    from uno_env.records import read_records
     if game_index < 0:
         raise ValueError(f"--game must be 0 or more, got {game_index}")
     for i, rec in enumerate(read_records(path)):

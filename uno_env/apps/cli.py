@@ -18,7 +18,8 @@ import argparse
 import os
 import sys
 
-from .core.config import PRESETS
+from uno_env.core.config import PRESETS
+
 from .terminal import interrupted
 
 
@@ -27,7 +28,7 @@ def _recording(args):
     from contextlib import nullcontext
     if not args.record:
         return nullcontext()
-    from .records import RecordWriter
+    from uno_env.records import RecordWriter
     return RecordWriter(args.record)
 
 
@@ -43,7 +44,8 @@ def colours(args, stream=None) -> bool:
 
 def watch(args, out=print) -> int:
     """Agents play; every action is printed in words (``--quiet``: only each round's result)."""
-    from .render import LEGEND
+    from uno_env.render import LEGEND
+
     from .terminal import watch as run
     if args.delay < 0:
         raise ValueError(f"--delay is the seconds to pause before each move, 0 or more; got {args.delay:g}")
@@ -85,7 +87,7 @@ def serve(args, out=print) -> int:
 
 def _version() -> str:
     """``uno --version``: the package and the environment version it plays (they move independently)."""
-    from . import ENV_VERSION, __version__
+    from uno_env import ENV_VERSION, __version__
     return f"uno-env {__version__} (environment {ENV_VERSION})"
 
 
@@ -152,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             from training.evaluate import main as evaluate_main
             return evaluate_main(argv[1:], prog="uno eval")
         if args.command == "scenarios":
-            from .scenarios import run_paths
+            from uno_env.scenarios import run_paths
             return run_paths(args.paths).exit_code
         return {"watch": watch, "play": play, "replay": replay, "serve": serve}[args.command](args)
     except KeyboardInterrupt:

@@ -1,4 +1,4 @@
-// Draws seat views (uno_env.table.seat_view) with the SVG cards drawn in Python (uno_env.render.card_svg).
+// Draws seat views (uno_env.view.seat_view) with the SVG cards drawn in Python (uno_env.render.card_svg).
 // Two modes: a replay page (window.UNO_REPLAY holds every frame) and the web app of `uno serve` (fetches /api).
 "use strict";
 const $ = (s) => document.querySelector(s);

@@ -12,11 +12,11 @@ import json
 from importlib.resources import files
 from pathlib import Path
 
-from ..render import face_table
+from uno_env.render import face_table
 
 
 def static(name: str) -> str:
-    return files("uno_env.web").joinpath("static", name).read_text(encoding="utf-8")
+    return files("uno_env.apps.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
 def _script_json(data) -> str:
