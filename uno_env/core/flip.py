@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import legal, memory
+from . import matching, memory
 from .cards import NO_COLOR
 from .state import CHOOSE_COLOR, State
 
@@ -28,7 +28,7 @@ def flip(e, st: State, R) -> np.ndarray:
         st.discard[R] = st.discard.reshape(-1)[base + np.where(j < n, n - 1 - j, j)]
     n = st.draw_n[R][:, None]
     st.draw[R] = st.draw.reshape(-1)[base + np.where(j < n, n - 1 - j, j)]
-    face = legal.top_face(e, st, R)
+    face = matching.top_face(e, st, R)
     wild = e.F_WILD[face]
     st.color[R] = np.where(wild, NO_COLOR, e.F_COLOR[face])
     return wild

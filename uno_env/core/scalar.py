@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import deflect, drawn, jump_in, legal, penalty, play, scoring
+from . import deflect, drawn, jump_in, legal, matching, penalty, play, scoring
 from .actions import ACCEPT, DRAW, KEEP, PASS, PLAY, UNO
 from .rules import Engine, StepResult
 from .state import DEFLECT, JUMP, OVER, PENDING, TURN, State
@@ -108,13 +108,13 @@ class ScalarStepper:
         return self.kind_face[st.side.item(0)][top] if self.two_sided else top
 
     def matching(self, st: State) -> int:
-        """Kinds that match the top card under the active colour (``legal.matching``), as bits."""
+        """Kinds that match the top card under the active colour (``matching.matching_bits``), as bits."""
         idx = (self.top_face(st) * NC + st.color.item(0)) * 2 + int(st.first_play.item(0))
         return self.playable[idx]
 
     def guilty(self, st: State, seat: int) -> bool:
-        """``legal.guilt`` of ``seat``."""
-        return bool(legal.guilt(self.e, st, self.ROW, np.array([seat]), st.side.astype(np.intp))[0])
+        """``matching.guilt`` of ``seat``."""
+        return bool(matching.guilt(self.e, st, self.ROW, np.array([seat]), st.side.astype(np.intp))[0])
 
     def goto(self, st: State, seat: int, phase: int) -> None:
         st.turn_seat[0] = seat
