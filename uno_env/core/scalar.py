@@ -59,12 +59,11 @@ class ScalarStepper:
         self.jump_in, self.jump_in_self = c.jump_in, c.jump_in_self
         self.call_after_exchange = c.uno_call_after_exchange
         self.invert_pile = c.flip_discard_mode == "invert_pile"
-        self.flipper_chooses = c.flip_revealed_wild == "flipper"
         # the tables, as Python lists: per action, per face, per side and kind
         self.kind, self.face, self.target = e.A_KIND.tolist(), e.A_FACE.tolist(), e.A_TARGET.tolist()
         self.new_color, self.counted = e.A_NEW_COLOR.tolist(), e.A_COUNTED.tolist()
         self.keeps_declared = e.A_KEEPS_DECLARED.tolist()
-        self.sym, self.wild, self.color = e.F_SYM.tolist(), e.F_WILD.tolist(), e.F_COLOR.tolist()
+        self.sym, self.turned_color = e.F_SYM.tolist(), e.F_TURNED_COLOR.tolist()
         self.draws, self.is_draw, self.restricted = e.F_DRAW.tolist(), e.F_IS_DRAW.tolist(), e.F_RESTR.tolist()
         self.targeted, self.rotates = e.F_TARGETED.tolist(), e.F_ROTATE.tolist()
         self.two_sided = e.two_sided
