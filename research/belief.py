@@ -33,7 +33,7 @@ import numpy as np
 
 from agents.bots import HeuristicAgent
 from uno_env import VecGame
-from uno_env.core import legal
+from uno_env.core import legal, matching
 from uno_env.core.invariants import row_counts
 from uno_env.core.observe import Observer
 from uno_env.core.state import DRAWN, OVER, TURN, State
@@ -106,7 +106,7 @@ class ParticleBelief:
         fits the top card; one from the pile, for a random card of the hand, if none does."""
         e, rng = self.e, self.rng
         actor = ps.actor[R].astype(np.intp)
-        fits = e.unpack(legal.matching(e, ps, R, legal.top_face(e, ps, R)))
+        fits = e.unpack(matching.matching_bits(e, ps, R, matching.top_face(e, ps, R)))
         for i, r in enumerate(R):  # a game just dealt again in DRAWN phase is rare: a short loop
             a = actor[i]
             mine = np.repeat(np.arange(e.K), ps.hands[r, a].astype(np.int64))
@@ -220,7 +220,7 @@ class ParticleBelief:
         pile = pw.draw[R]
         inpile = (pile == kind[:, None]) & (np.arange(e.N)[None, :] < dn[:, None])
         have = inpile.any(1) | (x == kind)
-        fits = e.unpack(legal.matching(e, pw, R, legal.top_face(e, pw, R)))  # (n, K) playable kinds
+        fits = e.unpack(matching.matching_bits(e, pw, R, matching.top_face(e, pw, R)))  # (n, K) playable kinds
         counts = row_counts(pile, dn, e.K)
         counts[ar, x] += 1  # the pile the card was drawn from
         weight = np.where(have, counts[ar, kind] / np.maximum((counts * fits).sum(1), 1), 0.0)
@@ -267,7 +267,7 @@ class ParticleBelief:
         pile below its top ``kept`` (spoken for by the seat's own draws)."""
         e, rng = self.e, self.rng
         n = ps.batch_size
-        fits = e.unpack(legal.matching(e, st, real, legal.top_face(e, st, real)))  # (n, K)
+        fits = e.unpack(matching.matching_bits(e, st, real, matching.top_face(e, st, real)))  # (n, K)
         top = ps.draw_n.astype(np.intp) - kept
         for j in range(e.P):
             give = np.zeros((n, e.K), np.int64)
@@ -347,7 +347,7 @@ class ParticleBelief:
             same &= (a == b).reshape(R.size, -1).all(1)
         same &= (pw.hands[R, me] == st.hands[real, me]).all(1)
         e = self.e
-        same &= legal.top_face(e, pw, R) == legal.top_face(e, st, real)
+        same &= matching.top_face(e, pw, R) == matching.top_face(e, st, real)
         same &= pw.nlegal[R] >= 2  # the real game waits on a real choice: a forced move would have been taken
         over = st.phase[real] == OVER
         return same | (over & (pw.phase[R] == OVER) & (pw.winner[R] == st.winner[real]))

@@ -54,7 +54,7 @@ import numpy as np
 from agents.bots import HeuristicAgent
 from training.evaluate import wilson
 from uno_env import VecGame
-from uno_env.core.legal import guilt
+from uno_env.core.matching import guilt
 from uno_env.core.state import OVER, State
 
 # --information -> what sample_worlds deals again (the other hands, the pile) and whether around voids;

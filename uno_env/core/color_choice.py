@@ -1,15 +1,32 @@
 """The colour choice of a wild that no play declared (phase ``CHOOSE_COLOR``): a Wild turned first
 (rules §3.3, §7.2; ``first_card_wild_chooser``) or a wild face revealed by a Flip (E19;
-``flip_revealed_wild``).  The seat asked declares a colour of the side in play with ``choose``; then
-the seat whose turn it is acts.  The scalar path hands these rare moves to the engine.
+``flip_revealed_wild``).  ``revealed_wild_chooser`` is the one rule for which seat is asked; it
+declares a colour of the side in play with ``choose``; then the seat whose turn it is acts.  The
+scalar path hands these rare moves to the engine.
 """
 
 from __future__ import annotations
+
+from typing import TypeVar
 
 import numpy as np
 
 from . import memory
 from .state import TURN, State
+from .tables import RuleTables
+
+Seat = TypeVar("Seat", int, np.ndarray)
+
+
+def revealed_wild_chooser(e: RuleTables, player: Seat, nxt: Seat, flipped: bool) -> Seat:
+    """Who declares the colour of a wild turned face up with no colour declared: the seat about to act
+    (``nxt``), or the seat that turned it (``player``: the dealer for the first card, the flipper for a
+    Flip) where the option says so: ``first_card_wild_chooser=dealer`` for a Wild turned first (rules
+    §3.3, §7.2), ``flip_revealed_wild=flipper`` for a wild face a Flip revealed (``flipped``; E19, the
+    first card's Flip included).  Seats as ints (the scalar path) or arrays."""
+    c = e.config
+    by_player = c.flip_revealed_wild == "flipper" if flipped else c.first_card_wild_chooser == "dealer"
+    return player if by_player else nxt
 
 
 def act_choose(e, st: State, R, a) -> None:

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import chance, deflect, flip, jump_in, memory
-from .cards import FLIP, FREE, NO_COLOR, REVERSE, SKIP, SWAP_IN_TURN
+from . import chance, color_choice, jump_in, memory, play
+from .cards import FLIP, NO_COLOR
 from .rows import flat
-from .state import CHOOSE_COLOR, NOT_ASKED, PENDING, TURN, State
+from .state import CHOOSE_COLOR, NOT_ASKED, TURN, State
+from .tables import FX_DRAW, FX_FLIP, FX_REVERSE, FX_SKIP
+
+# The effects a card turned first has (rules §3.3, §7.2 give Skip, Reverse, the draw cards, Wild and
+# Flip): nobody played it, so no hands change owner (Swap, Seven-O) and nobody plays again (Skip Everyone)
+TURNED_FX = FX_REVERSE | FX_SKIP | FX_DRAW | FX_FLIP
 
 
 def new_games(e, st: State, rows) -> None:
@@ -132,46 +137,35 @@ def first_card_redraws(e, st: State, R: np.ndarray) -> None:
 
 
 def first_card_effects(e, st: State, R: np.ndarray) -> None:
-    """The first card's effect on the first player (rules §3.3, §7.2; E24, E32), then jump-ins (E13)."""
+    """The first card's effect (rules §3.3, §7.2; E20, E24, E32), through the effects of a played card
+    (``play.card_effects``) as if the dealer had played it: the first player is the seat to the
+    dealer's left (or counted from it, ``first_player=count_from_initial``, E32), a Reverse gives the
+    turn back to the dealer (``first_card_reverse=dealer_first``; always with two players), and a Wild
+    asks for its colour before the first turn (``color_choice.revealed_wild_chooser``).  Then
+    jump-ins (E13)."""
     c, P = e.config, e.P
+    n = len(R)
     dealer = st.dealer[R].astype(np.intp)
-    first = (dealer + 1) % P
     face = e.KF[0, st.discard[R, st.disc_n[R] - 1]]
-    sym = e.F_SYM[face]
-    wild = e.F_WILD[face]
-    st.color[R] = np.where(sym == SWAP_IN_TURN, FREE, np.where(wild, NO_COLOR, e.F_COLOR[face]))
+    color = e.F_TURNED_COLOR[face]
+    st.color[R] = color
     st.origin[R] = dealer
-    st.prev_color[R] = st.prev_prev_color[R] = st.color[R]
-    nseat, nphase, chooser = first.copy(), np.full(len(R), TURN, np.int8), first.copy()
+    st.prev_color[R] = st.prev_prev_color[R] = color
+    nseat = (dealer + 1) % P
     if c.first_player == "count_from_initial":  # E32: the initial player counts as 1; 0 -> initial
-        num = sym < 10
-        nseat = np.where(num & (sym > 0), (first + sym - 1) % P, first)
-    skip = sym == SKIP
-    if np.count_nonzero(skip):
-        nseat[skip], nphase[skip] = deflect.skipped(e, st, R[skip], first[skip], (first[skip] + 1) % P,
-                                                    e.SKIPBITS[0])
-    rev = sym == REVERSE
-    if np.count_nonzero(rev):
-        st.direction[R[rev]] = -1
-        right = (dealer[rev] - 1) % P
-        nseat[rev] = dealer[rev] if (c.first_card_reverse == "dealer_first" or P == 2) else right
-    drw = e.F_DRAW[face] > 0
-    if np.count_nonzero(drw):
-        st.pending[R[drw]] = e.F_DRAW[face[drw]]
-        nphase[drw] = PENDING
-    wl = wild & (sym != SWAP_IN_TURN)
-    if np.count_nonzero(wl):
-        nphase[wl] = CHOOSE_COLOR
-        if c.first_card_wild_chooser == "dealer":
-            chooser[wl] = dealer[wl]
-    fl = sym == FLIP  # only with flip_first_card=apply (E20)
-    if np.count_nonzero(fl):
-        revealed_wild = flip.flip(e, st, R[fl])
-        if np.count_nonzero(revealed_wild):
-            nphase[flat(fl)[revealed_wild]] = CHOOSE_COLOR
-            if c.flip_revealed_wild == "flipper":
-                chooser[flat(fl)[revealed_wild]] = dealer[fl][revealed_wild]
+        sym = e.F_SYM[face]
+        nseat = np.where((sym < 10) & (sym > 0), (nseat + sym - 1) % P, nseat)
+    nphase = np.full(n, TURN, np.int8)
+    fx = int(np.bitwise_or.reduce(e.F_FX[face])) & TURNED_FX
+    chooser = play.card_effects(e, st, R, face, dealer, st.direction[R].astype(np.intp), np.zeros(n, np.intp),
+                                np.ones(n, bool), nseat, nphase, fx,
+                                reverse_returns=c.first_card_reverse == "dealer_first" or P == 2)
+    wild = flat(color == NO_COLOR)  # its colour is declared first
+    if wild.size:
+        chooser = nseat.copy() if chooser is None else chooser
+        nphase[wild] = CHOOSE_COLOR
+        chooser[wild] = color_choice.revealed_wild_chooser(e, dealer[wild], nseat[wild], flipped=False)
     st.turn_seat[R] = nseat
     st.phase[R] = nphase
-    st.actor[R] = np.where(nphase == CHOOSE_COLOR, chooser, nseat)
+    st.actor[R] = nseat if chooser is None else chooser
     jump_in.offer_jump_in(e, st, R, exclude_origin=False)

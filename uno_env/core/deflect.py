@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import legal
-from .rows import goto, next_seat
+from .rows import any_bits, goto, next_seat
 from .state import DEFLECT, TURN, State
 
 
@@ -21,7 +20,7 @@ def skipped(e, st: State, R, victim, after, skip_bits):
     play) asked whether to pass it on."""
     if not e.config.stack_skip:
         return after, TURN
-    holds = legal.holds(st, R, victim, skip_bits)
+    holds = any_bits(st.held[R, victim] & skip_bits)
     return np.where(holds, victim, after), np.where(holds, DEFLECT, TURN)
 
 

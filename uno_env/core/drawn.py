@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import legal, memory, penalty, piles, scoring, uno_call
+from . import matching, memory, penalty, piles, scoring, uno_call
 from .rows import flat, goto, next_seat
 from .state import DRAWN, PENDING, TURN, State
 
@@ -45,8 +45,8 @@ def after_draw(e, st: State, R, actor, got, kind) -> None:
     if i.size and e.config.drawn_card_play != "never":
         Ri = R[i]
         side = st.side[Ri].astype(np.intp)
-        bits = legal.playable_bits(e, st, Ri, actor[i], side, legal.top_face(e, st, Ri))
-        playable[i] = legal.has_kind(e, bits, kind[i])
+        bits = matching.playable_bits(e, st, Ri, actor[i], side, matching.top_face(e, st, Ri))
+        playable[i] = matching.has_kind(e, bits, kind[i])
     st.drawn[R] = np.where(playable, kind, -1)
     st.phase[R[playable]] = DRAWN
     end = ~playable

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import legal, memory
+from . import color_choice, matching, memory
 from .cards import NO_COLOR
 from .state import CHOOSE_COLOR, State
 
@@ -28,21 +28,21 @@ def flip(e, st: State, R) -> np.ndarray:
         st.discard[R] = st.discard.reshape(-1)[base + np.where(j < n, n - 1 - j, j)]
     n = st.draw_n[R][:, None]
     st.draw[R] = st.draw.reshape(-1)[base + np.where(j < n, n - 1 - j, j)]
-    face = legal.top_face(e, st, R)
-    wild = e.F_WILD[face]
-    st.color[R] = np.where(wild, NO_COLOR, e.F_COLOR[face])
-    return wild
+    color = e.F_TURNED_COLOR[matching.top_face(e, st, R)]
+    st.color[R] = color
+    return color == NO_COLOR  # a wild: its colour is declared first (E19)
 
 
 def play_flip(e, st: State, R, fl, live, actor, nseat, nphase) -> np.ndarray:
-    """The effect of Flips played at positions ``fl`` of ``R`` (``live``: not the player's last
-    card): the game turns over and a revealed wild asks for its colour, declared by the next seat or
-    the flipper (E19).  Returns the seat asked in each row of ``R``."""
+    """The effect of Flips played at positions ``fl`` of ``R`` by ``actor`` (``live``: not the player's
+    last card): the game turns over and a revealed wild asks for its colour, declared by the next seat
+    or the flipper (E19, ``color_choice.revealed_wild_chooser``).  Returns the seat asked in each row
+    of ``R``."""
     wild_top = flip(e, st, R[fl])
     w = fl[wild_top & live[fl]]
     nphase[w] = CHOOSE_COLOR
     chooser = nseat.copy()
-    chooser[w] = actor[w] if e.config.flip_revealed_wild == "flipper" else nseat[w]
+    chooser[w] = color_choice.revealed_wild_chooser(e, actor[w], nseat[w], flipped=True)
     return chooser
 
 
@@ -55,7 +55,6 @@ def flip_one(s, st: State) -> bool:
     for pile, n, turn in ((st.discard, st.disc_n.item(0), s.invert_pile), (st.draw, st.draw_n.item(0), True)):
         if turn:  # the first n cards in reverse order
             pile[0, :n] = pile[0, n - 1::-1] if n else pile[0, :0]
-    face = s.kind_face[side][st.discard.item(0, st.disc_n.item(0) - 1)]
-    wild = s.wild[face]
-    st.color[0] = NO_COLOR if wild else s.color[face]
-    return wild
+    color = s.turned_color[s.kind_face[side][st.discard.item(0, st.disc_n.item(0) - 1)]]
+    st.color[0] = color
+    return color == NO_COLOR

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import legal, memory, penalty, piles, scoring
+from . import matching, memory, penalty, piles, scoring
 from .actions import DRAW
 from .rows import any_bits, any_row, flat, sel
 from .state import DRAWN, OVER, PENDING, TURN, State
@@ -59,7 +59,7 @@ def forced_draw_rows(e, st: State, R: np.ndarray, tface: np.ndarray) -> tuple[np
     the positions in ``R`` of the seats that can only draw: own turn, nothing playable, nobody to catch."""
     S = sel(R)
     actor = st.actor[S].astype(np.intp)
-    bits = legal.playable_bits(e, st, R, actor, None, tface)
+    bits = matching.playable_bits(e, st, R, actor, None, tface)
     forced = (st.phase[S] == TURN) & ~any_bits(bits)
     if e.enforce != "off":
         v = st.vulnerable[S]
@@ -100,7 +100,7 @@ def pass_until_playable(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
     P = e.P
     n = R.size
     ar = np.arange(n)
-    has_play = any_bits(st.held[R] & legal.matching(e, st, R, tface)[:, None, :])
+    has_play = any_bits(st.held[R] & matching.matching_bits(e, st, R, tface)[:, None, :])
     if e.hard:  # rare: leave restricted hands to the general path
         return
     j = np.arange(P + 1)[None, :]
@@ -149,17 +149,13 @@ def draw_chain_window(e, st: State, R: np.ndarray, tface: np.ndarray) -> np.ndar
     if c.drawn_card_play == "never":  # a seat may draw a card it can play and still pass the turn:
         J = min(J, P)  # a pass must not meet it again, since ``has_play`` is read at the pass's start
     ar = np.arange(n)
-    playb = legal.matching(e, st, R, tface)  # (n, W) kinds playable on the (fixed) top card
+    playb = matching.matching_bits(e, st, R, tface)  # (n, W) kinds playable on the (fixed) top card
     held = st.held[R]  # (n, P, W)
     okb = held & playb[:, None, :]
     if e.hard:  # the restricted wild draw cards a seat may not play now
-        side = st.side[R].astype(np.intp)
-        restr = e.RESTRBITS[side][:, None, :]
-        if c.wild_draw_restriction == "color_only":
-            guilt = any_bits(held & e.COLORBITS[side, st.color[R]][:, None, :])
-        else:
-            guilt = any_bits(okb & ~restr)
-        okb &= ~np.where(guilt[:, :, None], restr, np.uint64(0))
+        side = st.side[R].astype(np.intp)[:, None]  # (n, 1): against every seat of (n, P)
+        guilty = matching.breaks_restriction(e, held, side, st.color[R][:, None], okb)
+        okb = matching.without_restricted(e, okb, guilty, side)
     has_play = any_bits(okb)  # (n, P)
     d = st.direction[R].astype(np.intp)
     j = np.arange(J)[None, :]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import chance, legal
+from . import chance, matching
 from .rows import any_bits, any_row
 from .state import DEFLECT, JUMP, NOT_ASKED, PENDING, TURN, State
 
@@ -29,7 +29,7 @@ def offer_jump_in(e, st: State, R, exclude_origin: bool) -> None:
     R = R[ok]
     if R.size == 0:
         return
-    tface = legal.top_face(e, st, R)
+    tface = matching.top_face(e, st, R)
     elig = any_bits(st.held[R] & e.IDENTBITS[tface][:, None, :])  # (n, P)
     ar = np.arange(len(R))
     elig[ar, st.actor[R]] = False  # the seat that moves next anyway plays it as its turn
@@ -84,7 +84,7 @@ def jump_bits(e, st: State, R, actor, side, tface) -> np.ndarray:
         return np.zeros((len(R), e.W), np.uint64)
     b = e.IDENTBITS[tface] & st.held[R, actor]
     if e.hard:
-        b = legal.unless_guilty(e, st, R, actor, side, b)
+        b = matching.unless_guilty(e, st, R, actor, side, b)
     return b
 
 

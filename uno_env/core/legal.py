@@ -1,7 +1,8 @@
-"""Legal actions: matching (rules §1.2), the wild draw restriction (rules §1.6) and the legal-action
-mask of every decision phase (``refresh``), whose per-phase parts live with their rule: stacking in
-``penalty``, Skip deflection in ``deflect``, jump-ins in ``jump_in``, UNO calls and catches in
-``uno_call``, colour choices in ``color_choice``.  ``refresh_one`` is the scalar twin of ``refresh``.
+"""Legal actions (rules §1.3): the legal-action mask of every decision phase (``refresh``), built on
+matching and the wild draw restriction (rules §1.2, §1.6: ``matching``), whose per-phase parts live
+with their rule: stacking in ``penalty``, Skip deflection in ``deflect``, jump-ins in ``jump_in``,
+UNO calls and catches in ``uno_call``, colour choices in ``color_choice``.  ``refresh_one`` is the
+scalar twin of ``refresh``.
 
 Illegal plays are masked (rules §1.3); the one exception is the bluffable wild draw card under
 challenges (rules §1.6), which ``play`` marks guilty instead.
@@ -13,63 +14,9 @@ import numpy as np
 
 from . import color_choice, deflect, jump_in, penalty, uno_call
 from .actions import ACCEPT, CHALLENGE, DRAW, KEEP, PASS
+from .matching import playable_bits, top_face
 from .rows import any_bits, flat, sel
 from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN, State
-from .tables import NC
-
-
-def top_face(e, st: State, R: np.ndarray) -> np.ndarray:
-    """(n,) the face the top card shows on the side in play."""
-    S = sel(R)
-    top = st.discard.reshape(-1)[R * e.N + st.disc_n[S] - 1]  # a flat gather: one index array
-    return e.KF[st.side[S], top] if e.two_sided else top.astype(np.intp)  # one side: face = kind
-
-
-def holds(st: State, R, seats, bits) -> np.ndarray:
-    """(n,) whether each seat holds a kind in ``bits`` ((W,) or (n, W) bitmasks)."""
-    return any_bits(st.held[R, seats] & bits)
-
-
-def has_kind(e, bits: np.ndarray, kind: np.ndarray) -> np.ndarray:
-    """(n,) whether bit ``kind[i]`` is set in ``bits[i]``."""
-    return (bits[np.arange(kind.size), e.KWORD[kind]] & e.KBIT[kind]) != 0
-
-
-def matching(e, st: State, R, tface) -> np.ndarray:
-    """(n, W) kinds that match the top card (face ``tface``) under the active colour (rules §1.2), by
-    the first-play rule where it applies (``first_card_match``): a ``PLAYBITS`` row per game."""
-    S = sel(R)
-    return e.PLAYBITS[(tface * NC + st.color[S]) * 2 + st.first_play[S]]
-
-
-def playable_bits(e, st: State, R, actor, side, tface) -> np.ndarray:
-    """(n, W) kinds the actor may play in its own turn (matching and the hard restriction; ``side``
-    is read from the state when ``None``, and only under the hard restriction)."""
-    bits = matching(e, st, R, tface) & st.held[R, actor]
-    if e.hard:
-        if side is None:
-            side = st.side[sel(R)].astype(np.intp)
-        bits = unless_guilty(e, st, R, actor, side, bits, bits)
-    return bits
-
-
-def unless_guilty(e, st: State, R, actor, side, bits, matched=None) -> np.ndarray:
-    """``bits`` without the restricted wild draw kinds where playing one now would break the
-    restriction (the hard restriction masks a bluff; ``matched`` as for ``guilt``)."""
-    g = guilt(e, st, R, actor, side, matched)
-    return bits & ~np.where(g[:, None], e.RESTRBITS[side], np.uint64(0))
-
-
-def guilt(e, st: State, R, actor, side, bits=None, color=None) -> np.ndarray:
-    """(n,) whether playing a restricted wild draw card now breaks ``wild_draw_restriction`` (rules
-    §1.6; ``color``: the active colour to test instead of the current one, for ``color_only``;
-    ``bits``: the actor's matching kinds, if known, for ``no_playable``)."""
-    held = st.held[R, actor]
-    if e.config.wild_draw_restriction == "color_only":  # holds a card of the active colour
-        return any_bits(held & e.COLORBITS[side, st.color[R] if color is None else color])
-    if bits is None:  # no_playable: holds any other playable card (plain wilds included)
-        bits = matching(e, st, R, top_face(e, st, R)) & held
-    return any_bits(bits & ~e.RESTRBITS[side])
 
 
 def refresh(e, st: State, R, bits: np.ndarray | None = None, tface: np.ndarray | None = None) -> None:

@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from . import chance, legal, memory
+from . import chance, matching, memory
 from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SKIP, SWAP_IN_TURN, symbol_name
 from .config import PRESETS, RuleConfig, make_rules
 from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, NOT_ASKED, OVER, PENDING, PHASE_NAMES, TURN
@@ -376,8 +376,8 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
         if st.hands[row, to_move, k] == 0:
             _fail(f"'drawn' card {setup['drawn']} is not in the hand of seat {to_move}")
         R = np.array([row])
-        bits = legal.playable_bits(engine, st, R, np.array([to_move]), np.array([side]), np.array([tface]))
-        if not legal.has_kind(engine, bits, np.array([k]))[0]:
+        bits = matching.playable_bits(engine, st, R, np.array([to_move]), np.array([side]), np.array([tface]))
+        if not matching.has_kind(engine, bits, np.array([k]))[0]:
             _fail(f"'drawn' card {setup['drawn']} cannot be played on {deck.kind_name(top)}; phase 'drawn' is "
                   f"only for a playable drawn card")
         st.drawn[row] = k
@@ -433,14 +433,15 @@ def _drew_on(setup: dict, P: int, side: int, two_sided: bool) -> np.ndarray:
 
 
 def _bluff(engine, st, row: int, origin: int, side: int) -> bool:
-    """Whether the offender's hand (without the top card) broke the wild draw restriction."""
-    hand = st.hands[row, origin] > 0
+    """Whether the offender's hand (without the top card) broke the wild draw restriction when it
+    played it (``matching.breaks_restriction`` on the card below and the colour before it)."""
+    held = st.held[row, origin]
     prev = int(st.prev_color[row])
     if engine.config.wild_draw_restriction == "color_only":
-        return bool((hand & (engine.K_COLOR[side] == prev)).any())
+        return bool(matching.breaks_restriction(engine, held, side, prev))
     under = engine.KF[side, int(st.discard[row, st.disc_n[row] - 2])]
-    ok = engine.PLAYK[(under * NUM_COLOR_STATES + prev) * 2] & hand
-    return bool((ok & ~engine.K_RESTR[side]).any())
+    matched = engine.PLAYBITS[(under * NUM_COLOR_STATES + prev) * 2] & held
+    return bool(matching.breaks_restriction(engine, held, side, matched=matched))
 
 
 def _cards(deck, counts) -> str:

@@ -5,7 +5,7 @@ A draw card makes the next seat its victim (phase ``PENDING``, ``State.pending``
 a draw card (``stack_bits``, option ``stacking``), take the whole total (``draw`` or ``accept``:
 ``draw_penalty``) or, against a restricted wild draw card under challenges, ``challenge`` it
 (``act_challenge``: the one place a challenge is resolved).  The guilt of a wild draw card is judged
-when it is played (``legal.guilt``, in ``play.act_play``).  The ``*_one`` functions are the scalar
+when it is played (``judge_guilt`` by ``matching.guilt``, in ``play.act_play``).  The ``*_one`` functions are the scalar
 twins.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import jump_in, legal, memory, piles, scoring, uno_call
+from . import jump_in, matching, memory, piles, scoring, uno_call
 from .rows import flat, goto, next_seat
 from .state import DRAWN, TURN, State
 
@@ -24,7 +24,7 @@ def stack_bits(e, st: State, R, actor, side, tface) -> np.ndarray:
     can = ~st.pending_color[R] & (st.hand_n[R, st.origin[R]] > 0)
     b = e.STACKBITS[tface] & st.held[R, actor]
     if e.hard:
-        b = legal.unless_guilty(e, st, R, actor, side, b)
+        b = matching.unless_guilty(e, st, R, actor, side, b)
     return np.where(can[:, None], b, np.uint64(0))
 
 
@@ -162,7 +162,7 @@ def judge_guilt(e, st: State, R, actor, side, face) -> None:
     guilty = np.zeros(len(R), bool)
     i = flat(restr)
     if i.size:
-        guilty[i] = legal.guilt(e, st, R[i], actor[i], side[i])
+        guilty[i] = matching.guilt(e, st, R[i], actor[i], side[i])
     st.guilty[R] = guilty
     st.challengeable[R] = restr
 

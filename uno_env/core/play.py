@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import chance, deflect, exchange, flip, jump_in, memory, penalty, piles, scoring, uno_call
+from . import chance, color_choice, deflect, exchange, flip, jump_in, memory, penalty, piles, scoring, uno_call
 from .cards import FLIP, REVERSE, SKIP, SKIP_EVERYONE, WILD_DRAW_COLOR
 from .rows import flat
 from .state import CHOOSE_COLOR, DRAWN, JUMP, PENDING, TURN, State
@@ -30,7 +30,6 @@ def act_play(e, st: State, R, a) -> None:
     actor = st.actor[R].astype(np.intp)
     side = st.side[R].astype(np.intp) if e.two_sided else np.zeros(n, np.intp)
     face = e.A_FACE[a]
-    sym = e.F_SYM[face]
     kind = pick_kind(e, st, R, actor, face) if e.two_sided else face
     st.prev_prev_color[R] = st.prev_color[R]  # the colours before the card and before the one under it
     st.prev_color[R] = st.color[R]
@@ -54,39 +53,10 @@ def act_play(e, st: State, R, a) -> None:
     d = st.direction[R].astype(np.intp)
     nseat = (actor + d) % P
     nphase = np.full(n, TURN, np.int8)
-    chooser = None  # who declares a colour revealed by a Flip
-    fx = int(np.bitwise_or.reduce(e.F_FX[face]))  # the effects present among these plays
-
     live = ~out
-    if fx & FX_REVERSE:
-        rv = (sym == REVERSE) & live  # rules §1.9: a last card's Reverse is void
-        st.direction[R[rv]] = -d[rv]
-        if P == 2 and c.two_player_reverse == "skip":  # E24
-            nseat[rv] = actor[rv]
-        else:
-            nseat[rv] = (actor[rv] - d[rv]) % P
-    sk = flat(sym == SKIP) if fx & FX_SKIP else ()
-    if len(sk):
-        nseat[sk], nphase[sk] = deflect.skipped(e, st, R[sk], nseat[sk], (actor[sk] + 2 * d[sk]) % P,
-                                                e.SKIPBITS[side[sk]])
-    if fx & FX_SKIP_EVERYONE:
-        se = sym == SKIP_EVERYONE
-        nseat[se] = actor[se]
-    dr = flat(e.F_IS_DRAW[face]) if fx & FX_DRAW else ()
-    if len(dr):
-        st.pending[R[dr]] += e.F_DRAW[face[dr]]
-        st.pending_color[R[dr]] |= sym[dr] == WILD_DRAW_COLOR
-        nphase[dr] = PENDING
-    sw = flat(e.F_TARGETED[face] & live) if fx & FX_TARGETED else ()
-    if len(sw):
-        exchange.exchange(e, st, R[sw], actor[sw], e.A_TARGET[a[sw]].astype(np.intp))
-    ro = flat(e.F_ROTATE[face] & live) if fx & FX_ROTATE else ()
-    if len(ro):
-        exchange.rotate(e, st, R[ro], d[ro])
-    fl = (flat((sym == FLIP) & (live | (c.flip_as_last_card == "flip_before_scoring")))
-          if fx & FX_FLIP else ())
-    if len(fl):
-        chooser = flip.play_flip(e, st, R, fl, live, actor, nseat, nphase)
+    fx = int(np.bitwise_or.reduce(e.F_FX[face]))  # the effects present among these plays
+    chooser = card_effects(e, st, R, face, actor, d, side, live, nseat, nphase, fx,
+                           reverse_returns=P == 2 and c.two_player_reverse == "skip", a=a)  # E24
 
     o = flat(out)
     L: slice | np.ndarray = slice(None)  # the rows still in play: all of them unless a seat went out
@@ -116,6 +86,48 @@ def act_play(e, st: State, R, a) -> None:
     if e.enforce != "off":  # rules §1.5, E16: checked after the whole effect
         uno_call.after_play(e, st, RL, fs[L], had_two[L])
     jump_in.offer_jump_in(e, st, RL, exclude_origin=True)
+
+
+def card_effects(e, st: State, R, face, actor, d, side, live, nseat, nphase, fx: int, reverse_returns: bool,
+                 a=None) -> np.ndarray | None:
+    """The effects of the cards ``face`` that ``actor`` has just put on top in ``R`` (rules §3.2, §6.3,
+    §7.3): the one place each effect is applied, to a played card (``act_play``) and to the first card
+    (``deal.first_card_effects``, as if the dealer had played it).  ``d``: the direction, ``side``: the
+    side in play, ``live``: not the player's last card (rules §1.9: its Reverse, exchanges and Flip are
+    void), ``fx``: the ``F_FX`` effect bits to apply (the others are skipped), ``reverse_returns``: a
+    Reverse gives the turn back to ``actor`` (E24; the dealer, for a Reverse turned first), ``a``: the
+    play actions, for the seat a targeted card names.  Writes the next seat and phase into ``nseat``
+    and ``nphase``; returns the seat asked for the colour of a wild a Flip revealed in each row (None
+    without Flips: then ``nseat``)."""
+    P = e.P
+    sym = e.F_SYM[face]
+    if fx & FX_REVERSE:
+        rv = (sym == REVERSE) & live  # rules §1.9: a last card's Reverse is void
+        st.direction[R[rv]] = -d[rv]
+        nseat[rv] = actor[rv] if reverse_returns else (actor[rv] - d[rv]) % P
+    sk = flat(sym == SKIP) if fx & FX_SKIP else ()
+    if len(sk):
+        nseat[sk], nphase[sk] = deflect.skipped(e, st, R[sk], nseat[sk], (actor[sk] + 2 * d[sk]) % P,
+                                                e.SKIPBITS[side[sk]])
+    if fx & FX_SKIP_EVERYONE:
+        se = sym == SKIP_EVERYONE
+        nseat[se] = actor[se]
+    dr = flat(e.F_IS_DRAW[face]) if fx & FX_DRAW else ()
+    if len(dr):
+        st.pending[R[dr]] += e.F_DRAW[face[dr]]
+        st.pending_color[R[dr]] |= sym[dr] == WILD_DRAW_COLOR
+        nphase[dr] = PENDING
+    sw = flat(e.F_TARGETED[face] & live) if fx & FX_TARGETED else ()
+    if len(sw):
+        exchange.exchange(e, st, R[sw], actor[sw], e.A_TARGET[a[sw]].astype(np.intp))
+    ro = flat(e.F_ROTATE[face] & live) if fx & FX_ROTATE else ()
+    if len(ro):
+        exchange.rotate(e, st, R[ro], d[ro])
+    fl = (flat((sym == FLIP) & (live | (e.config.flip_as_last_card == "flip_before_scoring")))
+          if fx & FX_FLIP else ())
+    if len(fl):
+        return flip.play_flip(e, st, R, fl, live, actor, nseat, nphase)
+    return None
 
 
 def discard(e, st: State, R, fs, kind, hn) -> None:
@@ -197,7 +209,7 @@ def act_play_one(s, st: State, a: int, actor: int) -> None:
         exchange.rotate_one(s, st, actor, d)
     elif sym == FLIP and flip.flip_one(s, st):  # a wild face revealed: its colour is declared first (E19)
         nphase = CHOOSE_COLOR
-        chooser = actor if s.flipper_chooses else nseat
+        chooser = color_choice.revealed_wild_chooser(s.e, actor, nseat, flipped=True)
     st.turn_seat[0] = nseat
     st.phase[0] = nphase
     st.actor[0] = chooser

@@ -32,6 +32,7 @@ from . import (
     forced,
     jump_in,
     legal,
+    matching,
     penalty,
     piles,
     play,
@@ -302,7 +303,7 @@ class Engine(RuleTables):
                 return
             if self.pass_log is not None:  # benchmarks/profile_core.py --passes
                 self.pass_log.append((k, R.size, time.perf_counter()))
-            tface = legal.top_face(self, st, R)  # no forced penalty or draw changes the top card
+            tface = matching.top_face(self, st, R)  # no forced penalty or draw changes the top card
             if self.bulk_forced_moves:
                 forced.forced_penalties(self, st, R, tface)
             bits, chain = forced.forced_draw_rows(self, st, R, tface)
@@ -310,7 +311,7 @@ class Engine(RuleTables):
                 Rc, tc = R[chain], tface[chain]
                 forced.draw_chains(self, st, Rc, tc)
                 # the chains changed who is asked: recompute those rows
-                bits[chain] = legal.playable_bits(self, st, Rc, st.actor[Rc].astype(np.intp), None, tc)
+                bits[chain] = matching.playable_bits(self, st, Rc, st.actor[Rc].astype(np.intp), None, tc)
             legal.refresh(self, st, R, bits, tface)
             F = R[st.nlegal[sel(R)] == 1]
             if F.size:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import deflect, drawn, jump_in, legal, penalty, play, scoring
+from . import deflect, drawn, jump_in, legal, matching, penalty, play, scoring
 from .actions import ACCEPT, DRAW, KEEP, PASS, PLAY, UNO
 from .rules import Engine, StepResult
 from .state import DEFLECT, JUMP, OVER, PENDING, TURN, State
@@ -59,12 +59,11 @@ class ScalarStepper:
         self.jump_in, self.jump_in_self = c.jump_in, c.jump_in_self
         self.call_after_exchange = c.uno_call_after_exchange
         self.invert_pile = c.flip_discard_mode == "invert_pile"
-        self.flipper_chooses = c.flip_revealed_wild == "flipper"
         # the tables, as Python lists: per action, per face, per side and kind
         self.kind, self.face, self.target = e.A_KIND.tolist(), e.A_FACE.tolist(), e.A_TARGET.tolist()
         self.new_color, self.counted = e.A_NEW_COLOR.tolist(), e.A_COUNTED.tolist()
         self.keeps_declared = e.A_KEEPS_DECLARED.tolist()
-        self.sym, self.wild, self.color = e.F_SYM.tolist(), e.F_WILD.tolist(), e.F_COLOR.tolist()
+        self.sym, self.turned_color = e.F_SYM.tolist(), e.F_TURNED_COLOR.tolist()
         self.draws, self.is_draw, self.restricted = e.F_DRAW.tolist(), e.F_IS_DRAW.tolist(), e.F_RESTR.tolist()
         self.targeted, self.rotates = e.F_TARGETED.tolist(), e.F_ROTATE.tolist()
         self.two_sided = e.two_sided
@@ -108,13 +107,13 @@ class ScalarStepper:
         return self.kind_face[st.side.item(0)][top] if self.two_sided else top
 
     def matching(self, st: State) -> int:
-        """Kinds that match the top card under the active colour (``legal.matching``), as bits."""
+        """Kinds that match the top card under the active colour (``matching.matching_bits``), as bits."""
         idx = (self.top_face(st) * NC + st.color.item(0)) * 2 + int(st.first_play.item(0))
         return self.playable[idx]
 
     def guilty(self, st: State, seat: int) -> bool:
-        """``legal.guilt`` of ``seat``."""
-        return bool(legal.guilt(self.e, st, self.ROW, np.array([seat]), st.side.astype(np.intp))[0])
+        """``matching.guilt`` of ``seat``."""
+        return bool(matching.guilt(self.e, st, self.ROW, np.array([seat]), st.side.astype(np.intp))[0])
 
     def goto(self, st: State, seat: int, phase: int) -> None:
         st.turn_seat[0] = seat

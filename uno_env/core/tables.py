@@ -10,7 +10,9 @@ sizes           ``P`` seats, ``K`` kinds, ``F`` faces, ``N`` cards, ``A`` action
 ``F_*[f]``      a face's side, colour, symbol (``F_SYM``), wild, cards drawn (``F_DRAW``), restricted
                 wild draw (``F_RESTR``, rules §1.6), targets a seat (``F_TARGETED``: Swap, a Seven-O 7),
                 rotates the hands (``F_ROTATE``: Swap-in-turn, a Seven-O 0), makes the next seat draw
-                (``F_IS_DRAW``), and ``F_FX``: its effect bits (``FX_*`` below)
+                (``F_IS_DRAW``), ``F_FX``: its effect bits (``FX_*`` below), and ``F_TURNED_COLOR``:
+                the active colour it gives turned face up (the first card, a Flip's new top card):
+                ``NO_COLOR`` for a wild, whose colour is then declared (``color_choice``)
 ``KF``          ``(2, K)`` the face each kind shows on the light (0) and dark (1) side
 ``K_*[s, k]``   a kind's colour, symbol, points (``K_PTS``), restricted, is a Skip (on side ``s``)
 ``A_*[a]``      an action's kind (``PLAY`` ... ``CHOOSE``), face, colour, target seat, the active colour
@@ -41,6 +43,7 @@ from .actions import ACCEPT, CATCH, CHALLENGE, CHOOSE, DRAW, KEEP, PASS, PLAY, U
 from .cards import (
     FLIP,
     FREE,
+    NO_COLOR,
     NUM_COLOR_STATES,
     REVERSE,
     SKIP,
@@ -103,6 +106,7 @@ class RuleTables:
     F_ROTATE: np.ndarray
     F_IS_DRAW: np.ndarray
     F_FX: np.ndarray
+    F_TURNED_COLOR: np.ndarray
     # kinds
     KF: np.ndarray
     K_COLOR: np.ndarray
@@ -184,6 +188,9 @@ def _faces(t: dict, c: RuleConfig, deck: Deck) -> None:
                  | FX_SKIP_EVERYONE * (sym == SKIP_EVERYONE) | FX_DRAW * t["F_IS_DRAW"]
                  | FX_TARGETED * t["F_TARGETED"] | FX_ROTATE * t["F_ROTATE"]
                  | FX_FLIP * (sym == FLIP)).astype(np.int64)
+    # the colour a card gives with none declared: after a Swap-in-turn any card follows; a wild's is to come
+    t["F_TURNED_COLOR"] = np.where(sym == SWAP_IN_TURN, FREE,
+                                   np.where(fa["wild"], NO_COLOR, fa["color"])).astype(np.int8)
     KF = deck.kind_faces.T.astype(np.intp)  # (2, K)
     K_PTS = fa["points"][KF].astype(np.int32)
     t.update(KF=KF, K_COLOR=fa["color"][KF], K_SYM=sym[KF], K_PTS=K_PTS, K_PTS_F=K_PTS.astype(np.float32),
@@ -209,9 +216,9 @@ def _actions(t: dict, c: RuleConfig, deck: Deck) -> None:
     t.update(actions=A, A=A.size, A_KIND=A.kind, A_FACE=A.face.astype(np.intp), A_COLOR=A.color, A_TARGET=A.target)
     t["A_COUNTED"] = (A.kind != UNO) & (A.kind != CATCH) & (A.kind != CHOOSE)  # counts as a turn (E3)
     t["A_KEEPS_DECLARED"] = (A.kind == UNO) | (A.kind == CATCH)  # a declared UNO survives these
-    pf = np.maximum(A.face, 0).astype(np.intp)  # the active colour once action a is played
-    t["A_NEW_COLOR"] = np.where(t["F_SYM"][pf] == SWAP_IN_TURN, FREE,
-                                np.where(t["F_WILD"][pf], A.color, t["F_COLOR"][pf])).astype(np.int8)
+    pf = np.maximum(A.face, 0).astype(np.intp)  # the active colour once action a is played: a wild's is declared
+    turned = t["F_TURNED_COLOR"][pf]
+    t["A_NEW_COLOR"] = np.where(turned == NO_COLOR, A.color, turned).astype(np.int8)
     play_ids = (A.kind == PLAY).nonzero()[0]
     play_face = A.face[play_ids].astype(np.intp)
     assert np.array_equal(play_ids, np.arange(play_ids.size))  # plays come first
