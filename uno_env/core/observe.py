@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import NUM_COLOR_STATES
-from .legal import top_face
+from .matching import top_face
 from .memory import LACK_CAP, SEAT_FIELDS, TALLY_CAP
 from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN, State
 
