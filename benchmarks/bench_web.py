@@ -1,6 +1,6 @@
 """``uno serve`` under load: its resident memory and its latency with clients playing at once.
 
-Starts the server as ``uno serve`` would (``python -m uno_env.apps.cli serve``, a separate process on loopback),
+Starts the server as ``uno serve`` would (``python -m uno_apps.cli serve``, a separate process on loopback),
 then ``--clients`` threads each play as fast as they can for ``--seconds``: each makes a table (the presets
 in turn, 2 to 4 seats, heuristic opponents), polls it as the page does (``GET ...?since=TURN``), plays a
 card where it can, deals the next round when one ends and asks for a new game when one is over.  Every
@@ -106,7 +106,7 @@ def main(argv=None) -> int:
     if args.smoke:
         args.clients, args.seconds = 2, 3.0
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "uno_env.apps.cli", "serve", "--port", str(port)], cwd=ROOT,
+    server = subprocess.Popen([sys.executable, "-m", "uno_apps.cli", "serve", "--port", str(port)], cwd=ROOT,
                               stdout=subprocess.DEVNULL)
     try:
         probe = Client(port, 0, [], Counter(), threading.Lock())

@@ -15,8 +15,8 @@ import pytest
 from helpers import export_agent
 
 import agents
+from uno_apps import terminal
 from uno_env import VecGame, analysis
-from uno_env.apps import terminal
 from uno_env.records import check
 from uno_env.table import Table
 

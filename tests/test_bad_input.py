@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import agents
+from uno_apps.cli import main as cli_main
 from uno_env import IllegalActionError, PositionError, VecGame, make_rules, uno_v4
-from uno_env.apps.cli import main as cli_main
 from uno_env.scenarios import main as scenarios_main
 from uno_env.vector import UnoVectorEnv
 
@@ -167,7 +167,7 @@ def test_the_scripts_report_bad_arguments_without_a_traceback(module, argv, mess
 
 
 def test_the_cli_rejects_an_unknown_preset():
-    out = subprocess.run([sys.executable, "-m", "uno_env.apps.cli", "play", "--rules", "uno"], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "uno_apps.cli", "play", "--rules", "uno"], cwd=ROOT,
                          capture_output=True, text=True)
     assert out.returncode == 2 and "invalid choice: 'uno'" in out.stderr
 

@@ -300,7 +300,7 @@ def test_a_person_can_play_a_round_against_the_shipped_four_player_agent():
         pytest.skip("the 4-player agent is not shipped")
     import argparse
 
-    from uno_env.apps.cli import play
+    from uno_apps.cli import play
 
     lines = []
     answers = iter(["0"] * 3000)  # the first legal move each time, and "next round" until the game ends

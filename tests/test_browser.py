@@ -16,9 +16,9 @@ from helpers import played_record
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
 
-from uno_env.apps.terminal import replay_table  # noqa: E402
-from uno_env.apps.web.app import create_app  # noqa: E402
-from uno_env.apps.web.page import replay_page  # noqa: E402
+from uno_apps.terminal import replay_table  # noqa: E402
+from uno_apps.web.app import create_app  # noqa: E402
+from uno_apps.web.page import replay_page  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -179,7 +179,7 @@ def test_every_environment_page_has_a_heading_for_each_observation_layout(site):
 
 def test_uno_version_names_the_package_and_the_environment_version(capsys):
     import uno_env
-    from uno_env.apps.cli import main
+    from uno_apps.cli import main
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0

@@ -3,7 +3,7 @@
     the rules core ``uno_env/core`` (numpy and the standard library only)
     -> ``uno_env``'s environments, records, table and drawings
     -> ``agents`` -> ``training``
-    -> the applications ``uno_env/apps`` (the ``uno`` command line, the terminal game, the web app)
+    -> the applications ``uno_apps`` (the ``uno`` command line, the terminal game, the web app)
 
 The rules core knows nothing of RL frameworks: it imports none of them, so it runs and tests without them.
 The tests below read every module of ``uno_env``, ``agents`` and ``training`` (its imports anywhere, inside
@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("uno_env", "agents", "training")
-CORE, APPS = "uno_env.core", "uno_env.apps"
+PACKAGES = ("uno_env", "agents", "training", "uno_apps")
+CORE, APPS = "uno_env.core", "uno_apps"
 # The rules core's own cycle (legal.py with deflect, jump_in, penalty and uno_call) is being broken on another
 # branch (issue 47); until it is, a cycle made of these modules alone is let through.  Empty this set then.
 
@@ -168,7 +168,7 @@ def test_the_library_of_uno_env_imports_no_agents_training_or_applications():
     """The environments stand below the agents: an opponent named in a training env is loaded by the agent
     loader that an installed package declares (``uno_env.opponents``), never by importing ``agents``."""
     graph = import_graph()
-    library = lambda m: _under(m, "uno_env") and not _under(m, APPS)  # noqa: E731
+    library = lambda m: _under(m, "uno_env")  # noqa: E731
     assert _offences(graph, library, ("agents", "training", APPS)) == []
 
 

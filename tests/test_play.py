@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from uno_env.apps import cli, terminal
+from uno_apps import cli, terminal
 from uno_env.core.cards import _SYMBOL_TEXT, make_deck
 from uno_env.core.config import PRESETS
 from uno_env.render import LEGEND, LEGEND_SYMBOLS, NAME_WIDTH, view_text

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from uno_env.apps import cli, terminal
+from uno_apps import cli, terminal
 from uno_env.render import LEGEND
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,8 +29,8 @@ def watched(*extra: str) -> list[str]:
 
 
 def test_watch_into_a_pipe_writes_no_escape_codes():
-    """As ``python -m uno_env.apps.cli watch ... | cat``: stdout is a pipe, not a terminal."""
-    proc = subprocess.run([sys.executable, "-m", "uno_env.apps.cli", *WATCH, "--seed", "3"], cwd=ROOT,
+    """As ``python -m uno_apps.cli watch ... | cat``: stdout is a pipe, not a terminal."""
+    proc = subprocess.run([sys.executable, "-m", "uno_apps.cli", *WATCH, "--seed", "3"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300,
                           env={k: v for k, v in os.environ.items() if k != "NO_COLOR"})
     assert proc.returncode == 0, proc.stderr

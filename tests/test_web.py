@@ -23,12 +23,12 @@ warnings.filterwarnings("ignore", message=".*httpx.*")  # Starlette 1.x would ha
 from helpers import played_record  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from uno_env.apps import cli  # noqa: E402
-from uno_env.apps.web import games as web_games  # noqa: E402
-from uno_env.apps.web.app import create_app  # noqa: E402
-from uno_env.apps.web.games import Game, Games  # noqa: E402
-from uno_env.apps.web.guard import MAX_BODY  # noqa: E402
-from uno_env.apps.web.words import PUBLIC, moves, public_view  # noqa: E402
+from uno_apps import cli  # noqa: E402
+from uno_apps.web import games as web_games  # noqa: E402
+from uno_apps.web.app import create_app  # noqa: E402
+from uno_apps.web.games import Game, Games  # noqa: E402
+from uno_apps.web.guard import MAX_BODY  # noqa: E402
+from uno_apps.web.words import PUBLIC, moves, public_view  # noqa: E402
 from uno_env.records import write_records  # noqa: E402
 from uno_env.table import Table  # noqa: E402
 

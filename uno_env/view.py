@@ -2,7 +2,7 @@
 
 Every screen draws this view and nothing else: the text and SVG drawings (``uno_env.render``), a
 ``Table``'s events and notebook display (``uno_env.table``), the terminal game, the replay page and the web
-app (``uno_env.apps``).  So a seat's screen cannot show a card its seat may not see: its own hand by active
+app (``uno_apps``).  So a seat's screen cannot show a card its seat may not see: its own hand by active
 faces, the others' hand sizes (and, in UNO Flip, the backs of their cards and of the draw pile's top card),
 the public table; a decision of another seat that only a hand it may not see can explain shows as if
 already declined (``public_turn``, the rule ``core.observe.public_decision`` that the observation follows).

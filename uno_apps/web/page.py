@@ -16,7 +16,7 @@ from uno_env.render import face_table
 
 
 def static(name: str) -> str:
-    return files("uno_env.apps.web").joinpath("static", name).read_text(encoding="utf-8")
+    return files("uno_apps.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
 def _script_json(data) -> str:
@@ -26,7 +26,7 @@ def _script_json(data) -> str:
 
 def replay_data(record, where: str = "record") -> dict:
     """Every frame of ``record`` (the deal, then each recorded action) as every viewer saw it."""
-    from ..terminal import replay_table
+    from uno_apps.terminal import replay_table
     table, frames = replay_table(record, where)
     P = record.num_players
     viewers = ["all"] + [str(p) for p in range(P)]
@@ -75,7 +75,7 @@ def replay_page(record, where: str = "record") -> str:
 
 def write_replay_page(path, out, game_index: int = 0) -> Path:
     """Write game ``game_index`` of the record file ``path`` as one HTML page at ``out``."""
-    from ..terminal import pick_record
+    from uno_apps.terminal import pick_record
     record = pick_record(str(path), game_index)
     out = Path(out)
     out.write_text(replay_page(record, f"{path}, game {game_index}"), encoding="utf-8")
