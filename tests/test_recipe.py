@@ -25,7 +25,10 @@ RECORDS = ROOT / "results" / "v3_agents" / "run_records"
 # (a run recorded past the recipe's total, as ens2p was, shipped the snapshot at the recipe's total)
 FREE = {"init_agent", "distill", "run_name", "runs_dir", "total_steps", "progress", "torch_threads", "resume",
         "snapshot_every", "checkpoint_every"}
-RUNS = [(r.agent, s) for r in RECIPES.values() for s in r.steps if isinstance(s, Run)]
+MODELS = ROOT / "agents" / "models"
+# an agent still in training has its recipe (the next session resumes it) but no run record or shipped file yet
+SHIPPED = [r for r in RECIPES.values() if (MODELS / f"{r.agent}.json").is_file()]
+RUNS = [(r.agent, s) for r in SHIPPED for s in r.steps if isinstance(s, Run)]
 
 
 def _final_config(run: Run) -> ppo_lean.Config:
@@ -44,7 +47,15 @@ def _whole_rollouts(total: int, rollout: int) -> int:
 
 
 def test_every_shipped_agent_has_a_recipe():
-    assert set(RECIPES) == {p.stem for p in (ROOT / "agents" / "models").glob("*.json")}
+    assert {p.stem for p in MODELS.glob("*.json")} <= set(RECIPES)
+    assert len(SHIPPED) >= 4
+
+
+def test_an_agent_in_training_has_no_run_record_yet():
+    """A recipe whose agent is not shipped is one still being trained: nothing of it is recorded as done."""
+    for r in RECIPES.values():
+        if r not in SHIPPED:
+            assert not any((RECORDS / s.name).exists() for s in r.steps if isinstance(s, Run)), r.agent
 
 
 @pytest.mark.parametrize("agent", list(RECIPES))
@@ -90,14 +101,14 @@ def _steps(r: Recipe, name: str) -> int:
 
 
 def test_the_shipped_agents_were_trained_for_the_steps_their_recipe_ends_at():
-    for r in RECIPES.values():
+    for r in SHIPPED:
         meta = json.loads((ROOT / "agents" / "models" / f"{r.agent}.json").read_text())
         assert meta["trained_steps"] == _steps(r, r.target.name), r.agent
 
 
 def test_each_recipe_ships_its_agent_played_as_the_shipped_file_says():
     """``--ship`` must not change how the agent plays: averaged over the colour renamings or not."""
-    for r in RECIPES.values():
+    for r in SHIPPED:
         meta = json.loads((ROOT / "agents" / "models" / f"{r.agent}.json").read_text())
         assert ("--colour-average" in shlex.split(r.ship)) == (meta.get("play") == "colour_average"), r.agent
 
