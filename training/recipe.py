@@ -240,9 +240,9 @@ RECIPES = {r.agent: r for r in (
             Run("cn4p", "--rules house_cn --players 4 --opponents heuristic --observation v3 "
                         "--init-agent ppo-standard_en-4p --n-envs 1024 --n-steps 64 --batch-size 8192 "
                         "--learning-rate 5e-5 --ent-coef 0.005 --colour-augment --seed 2401 "
-                        "--snapshot-every 1000000", 2000000,
+                        "--snapshot-every 1000000", 2097152,
                 about="fine-tune the shipped standard_en 4-player agent on house_cn against three heuristic, "
-                      "on renamed colours (2M steps, learning rate 5e-5, seed 2401)"),
+                      "on renamed colours (32 rollouts: 2.1M steps, learning rate 5e-5, seed 2401)"),
         )),
     # flip_jp's two-sided deck has its own layouts (2,154 inputs at 2 players): no trained agent fits, so the
     # network first clones heuristic's play (1M decisions), then trains with PPO against it
