@@ -37,12 +37,11 @@ def ours(rules: str, players: int, seconds: float, warmup: float, seed: int = 0,
     env = uno_v4.env(rules=rules, num_players=players, observation=observation)
     env.reset(seed=seed)
     choice = random.Random(seed).choice
-    is_play = env.unwrapped.game.engine.A_KIND == PLAY
+    is_play = (env.unwrapped.game.engine.A_KIND == PLAY).astype(np.int8)
 
     def pick(mask: np.ndarray) -> int:  # RLCard's random agent: a random legal play, else any legal action
-        legal = mask.astype(bool)
-        plays = legal & is_play
-        return int(choice(np.flatnonzero(plays if plays.any() else legal)))
+        plays = np.flatnonzero(mask & is_play)  # (the same choices as with boolean masks, in fewer array calls)
+        return int(choice(plays if plays.size else np.flatnonzero(mask)))
 
     return _window(aec_round(env, pick), seconds, warmup)
 
