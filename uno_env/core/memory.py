@@ -492,21 +492,30 @@ def lacked_one(e, st, seat: int) -> None:
 
 def played_one(e, st, seat: int, a: int, row: int = 0) -> None:
     """``played`` of one seat in game ``row`` (0: the one-game path's), by item reads and writes."""
-    mem, t = st.memory, tables(e)
+    mem, t = st.memory, e.memory_tables or tables(e)
     tally = mem.tally[row, seat]
     for c in t.ACTION_TALLY_COLS[a]:
-        tally[c] = tally.item(c) + 1
+        tally[c] += 1
     n, prev = mem.plays_n.item(row), st.color.item(row)
-    record = mem.seat_record[row, seat]  # SEAT_FIELDS, read and written in one call each
-    lacks, _, held, _, _, _, _, decl, decl_at = record.tolist()
+    record = mem.seat_record[row, seat]  # SEAT_FIELDS: read in one call, written by item (fewer than a sequence)
+    lacks, drawn, held, _, _, _, _, _, _ = record.tolist()
+    if lacks:
+        record[0] = 0
+    if drawn:
+        record[1] = 0
+    record[2] = held | t.ACTION_COLBIT_L[a]
+    record[3] = t.ACTION_COLSLOT_L[a]
+    record[4] = prev
+    record[5] = (lacks != 0) | ((t.NEW_COLOR_L[a] != prev) << 1)
+    record[6] = n + 1
     d = t.ACTION_DECL_L[a]
-    record[:] = (0, 0, held | t.ACTION_COLBIT_L[a], t.ACTION_COLSLOT_L[a], prev,
-                 (lacks != 0) | ((t.NEW_COLOR_L[a] != prev) << 1), n + 1,
-                 decl if d < 0 else d, decl_at if d < 0 else n + 1)
+    if d >= 0:
+        record[7] = d
+        record[8] = n + 1
     if mem.reveals.item(row):  # somebody may know this card (nobody does while ``reveals`` is 0)
         face = t.A_FACE_L[a]
         col = mem.known[row, :, seat, face]
-        if np.count_nonzero(col):  # a C call: a fraction of ``col.any()`` on a few seats
+        if any(col.tolist()):  # a few seats: a list beats np.count_nonzero's dispatch
             mem.known[row, :, seat, face] = np.maximum(col - 1, 0)
     mem.history[row, n % HISTORY] = t.ACTION_CODE_L[a] | seat
     mem.plays_n[row] = n + 1

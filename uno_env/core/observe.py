@@ -453,6 +453,7 @@ class Observer:
         self._known_cells = [((s_ * P + np.asarray(rel[1:], np.intp))[:, None] * F + np.arange(F)).ravel()
                              for s_, rel in enumerate(self._rel)]
         self._hand_at, self._discard_at = S["hand"], S["discard"]
+        self._none_known = bytes(P * F)  # ``Memory.known[0, observer]`` when it knows no card (int8 zeros)
         self._bit_ones = _BitPositions()
         color_slot = self.color_slot.tolist()
         self._recent = [[_PlayPositions(S["recent"] + j * self.recent_width, s, P, F, color_slot)
@@ -496,7 +497,7 @@ class Observer:
         unseen = o[at:at + F]
         np.subtract(copies[side], o[self._hand_at:self._hand_at + F], unseen)
         np.subtract(unseen, o[self._discard_at:self._discard_at + F], unseen)
-        if mem.reveals.item(0) and np.count_nonzero(mem.known[0, seat]):  # (P, F); its own row is empty
+        if mem.reveals.item(0) and mem.known[0, seat].tobytes() != self._none_known:  # (P, F); its own row is empty
             at = S["known"]
             known = o[at:at + (P - 1) * F]
             known[:] = mem.known.take(self._known_cells[seat])  # the other seats' rows, in relative order

@@ -89,6 +89,9 @@ class ScalarStepper:
         self.stackable = [_as_int(row) for row in e.STACKBITS]
         self.skips = [_as_int(row) for row in e.SKIPBITS]
         self.identical = [_as_int(row) for row in e.IDENTBITS]
+        self.color_only = c.wild_draw_restriction == "color_only"
+        self.colorbits = [[_as_int(words) for words in per_side] for per_side in e.COLORBITS]  # [side][colour]
+        self.restrbits = [_as_int(words) for words in e.RESTRBITS]  # [side]
 
     # ------------------------------------------------------------------ the twins' reads and writes
     def held(self, st: State, seat: int) -> int:
@@ -122,8 +125,13 @@ class ScalarStepper:
         return self.playable[(top * NC + st.color.item(0)) * 2 + st.first_play.item(0)]
 
     def guilty(self, st: State, seat: int) -> bool:
-        """``legal.guilt`` of ``seat``."""
-        return bool(legal.guilt(self.e, st, self.ROW, np.array([seat]), st.side.astype(np.intp))[0])
+        """``legal.guilt`` of ``seat`` (playing a restricted wild draw card now breaks the restriction), by
+        item reads and the same bitmask tables as Python ints."""
+        held = self.held(st, seat)
+        side = st.side.item(0)
+        if self.color_only:  # holds a card of the active colour
+            return bool(held & self.colorbits[side][st.color.item(0)])
+        return bool(self.matching(st) & held & ~self.restrbits[side])  # holds another playable card
 
     def goto(self, st: State, seat: int, phase: int) -> None:
         st.turn_seat[0] = seat
@@ -131,9 +139,9 @@ class ScalarStepper:
         st.phase[0] = phase
 
     def _others_vulnerable(self, st: State, seat: int) -> bool:
-        v = st.vulnerable[0]
-        n = np.count_nonzero(v)  # a C call: a tenth of ``v.any()`` on a few seats
-        return bool(n > 1 or (n == 1 and not v.item(seat)))
+        v = st.vulnerable[0].tolist()  # a few seats: one list beats np.count_nonzero's dispatch
+        v[seat] = False
+        return True in v
 
     # ------------------------------------------------------------------ moves
     def _can(self, st: State, k: int, phase: int, actor: int) -> bool:
