@@ -521,12 +521,46 @@ def played_one(e, st, seat: int, a: int, row: int = 0) -> None:
     mem.plays_n[row] = n + 1
 
 
+def _faces_one(t: MemoryTables, st, hands: np.ndarray) -> np.ndarray:
+    """``MemoryTables.faces`` of game 0: ``(n, K)`` copies per kind -> ``(n, F)`` per face on the side in play."""
+    if not t.two_sided:
+        return hands
+    n, F = hands.shape[0], t.F
+    cell = np.arange(n)[:, None] * F + t.KF[st.side.item(0)]
+    return np.bincount(cell.ravel(), hands.ravel().astype(np.int64), n * F).reshape(n, F)
+
+
 def exchanged_one(e, st, a: int, b: int) -> None:
-    exchanged(e, st, np.zeros(1, np.intp), np.array([a]), np.array([b]))
+    """``exchanged`` of game 0, with a few whole-row copies."""
+    mem, t = st.memory, tables(e)
+    ab, ba = [a, b], [b, a]
+    record = mem.seat_record[0]
+    record[ab, :3] = record[ba, :3]  # lacks, drawn, held (SEAT_FIELDS) move with the hands
+    lack_n = mem.lack_n[0]
+    lack_n[ab] = lack_n[ba]
+    known = mem.known[0]  # (observer, seat, F)
+    known[:, ab] = known[:, ba]
+    known[[a, b], [b, a]] = _faces_one(t, st, st.hands[0, ba])  # each knows the hand it gave
+    known[ab, ab] = 0
+    mem.reveals[0] = mem.reveals.item(0) + 1
 
 
 def rotated_one(e, st, d: int) -> None:
-    rotated(e, st, np.zeros(1, np.intp), np.array([d]))
+    """``rotated`` of game 0, with a few whole-row copies."""
+    mem, t = st.memory, tables(e)
+    P = t.P
+    seats = np.arange(P)
+    src = (seats - d) % P  # seat p took the hand of p - d
+    record = mem.seat_record[0]
+    record[:, :3] = record[src, :3]  # lacks, drawn, held (SEAT_FIELDS)
+    lack_n = mem.lack_n[0]
+    lack_n[:] = lack_n[src]
+    nxt = (seats + d) % P  # where each seat's hand went
+    known = mem.known[0][:, src]  # (observer, seat, F), what the others knew moving with the hands
+    known[seats, nxt] = _faces_one(t, st, st.hands[0, nxt])  # each seat knows the hand it passed on
+    known[seats, seats] = 0
+    mem.known[0] = known
+    mem.reveals[0] = mem.reveals.item(0) + 1
 
 
 def flipped_one(e, st) -> None:
