@@ -204,6 +204,7 @@ class raw_env(AECEnv):
         self._moves: deque = deque(maxlen=12)  # the engine's log entries (row, seat, action id or text): ``history``
         self._seeds: np.random.Generator | None = None  # after reset(seed): the seeds of later resets
         self._flagged: str | None = None  # the agent whose info reports an illegal action this step
+        self._observed: tuple | None = None  # (agent, observation) asked since the last step or reset
         self._shown: str | None = None  # the challenger whose info shows the challenged hand this step
 
     def observation_space(self, agent):
@@ -239,6 +240,7 @@ class raw_env(AECEnv):
 
     # ---------------------------------------------------------------- AEC API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self._observed = None
         options = options or {}
         unknown = set(options) - {"setup"}
         if unknown:  # PettingZoo's api_test passes arbitrary options, so warn rather than fail
@@ -281,8 +283,17 @@ class raw_env(AECEnv):
         return self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict:
+        """The agent's observation and action mask.  An agent asked again before the next ``step`` or ``reset``
+        (``last()`` then ``observe``, as PettingZoo's SB3 tutorial wrapper does for the mask) gets a copy of the
+        vector already encoded; the game is changed by ``step`` and ``reset`` only (code that changes
+        ``env.unwrapped.game`` itself should call ``reset`` or ``step`` before observing)."""
         st = self.game.state
-        obs = self._observe_one(st, self._seat[agent])
+        seen = self._observed
+        if seen is not None and seen[0] == agent:
+            obs = seen[1].copy()
+        else:
+            obs = self._observe_one(st, self._seat[agent])
+            self._observed = (agent, obs.copy())  # its own copy: the caller may change the one it gets
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             mask = st.mask[0].astype(np.int8)
         else:
@@ -290,6 +301,7 @@ class raw_env(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action) -> None:
+        self._observed = None
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
