@@ -12,12 +12,24 @@ share the host's noise; RLCard's own env ``rlcard.make('uno')`` is timed in the 
 (it is not an AEC env: no wrappers, no ``agent_iter``). Medians of ``--repeats`` are reported, with the ratio.
 
     python benchmarks/bench_aec.py --out benchmarks/results/aec.jsonl
+
+``--profile SECONDS`` instead samples where our env's loop spends its time (no peer, no timing): the loop
+runs for that much CPU time under a ``SIGPROF`` timer, and each sample counts every function on the Python
+stack once; one JSON line per preset gives each function's share of the samples (inclusive: its callees
+and the C calls it makes count to it). A sample is taken when the interpreter next checks for signals, so
+time inside one C call is credited to the Python function that made it; unlike cProfile, nothing is added
+to every call.
+
+    python benchmarks/bench_aec.py --rules flip_jp --profile 30
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import signal
+import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -33,18 +45,55 @@ from uno_env import uno_v4
 from uno_env.core.actions import PLAY
 
 
-def ours(rules: str, players: int, seconds: float, warmup: float, seed: int = 0, observation: str = "v3") -> dict:
+def our_round(rules: str, players: int, seed: int = 0, observation: str = "v3"):
+    """One round of our env through the standard AEC loop (``aec_round``), RLCard's random agent choosing."""
     env = uno_v4.env(rules=rules, num_players=players, observation=observation)
     env.reset(seed=seed)
     choice = random.Random(seed).choice
-    is_play = env.unwrapped.game.engine.A_KIND == PLAY
+    is_play = (env.unwrapped.game.engine.A_KIND == PLAY).astype(np.int8)
 
     def pick(mask: np.ndarray) -> int:  # RLCard's random agent: a random legal play, else any legal action
-        legal = mask.astype(bool)
-        plays = legal & is_play
-        return int(choice(np.flatnonzero(plays if plays.any() else legal)))
+        plays = np.flatnonzero(mask & is_play)  # (the same choices as with boolean masks, in fewer array calls)
+        return int(choice(plays if plays.size else np.flatnonzero(mask)))
 
-    return _window(aec_round(env, pick), seconds, warmup)
+    return aec_round(env, pick)
+
+
+def ours(rules: str, players: int, seconds: float, warmup: float, seed: int = 0, observation: str = "v3") -> dict:
+    return _window(our_round(rules, players, seed, observation), seconds, warmup)
+
+
+def profile(rules: str, observation: str, seconds: float, top: int = 40, interval: float = 0.0005) -> dict:
+    """Where the loop's time goes: the share of ``SIGPROF`` samples each function is on the stack for."""
+    play_round = our_round(rules, 2, observation=observation)
+    for _ in range(20):  # warm up untimed
+        play_round()
+    counts: Counter = Counter()
+    samples = 0
+
+    def sample(signum, frame) -> None:
+        nonlocal samples
+        samples += 1
+        seen = set()
+        while frame is not None:
+            code = frame.f_code
+            seen.add(f"{Path(code.co_filename).name}:{code.co_name}")
+            frame = frame.f_back
+        counts.update(seen)
+
+    old = signal.signal(signal.SIGPROF, sample)
+    signal.setitimer(signal.ITIMER_PROF, interval, interval)
+    steps, t0 = 0, time.process_time()
+    try:
+        while time.process_time() - t0 < seconds:
+            steps += play_round()
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        signal.signal(signal.SIGPROF, old)
+    return {"bench": "aec_profile", "rules": rules, "players": 2, "observation": observation, "steps": steps,
+            "cpu_seconds": rounded(time.process_time() - t0), "samples": samples,
+            "inclusive": {name: rounded(n / max(samples, 1)) for name, n in counts.most_common(top)},
+            "machine": machine(), "versions": versions()}
 
 
 def main(argv=None) -> int:
@@ -59,9 +108,16 @@ def main(argv=None) -> int:
     p.add_argument("--no-peer", action="store_true", help="skip the uno_v4 windows")
     p.add_argument("--out", type=Path, default=None, help="also append the JSON lines to this file")
     p.add_argument("--smoke", action="store_true", help="tiny windows, for CI")
+    p.add_argument("--profile", type=float, default=None, metavar="SECONDS",
+                   help="instead of timing, sample where our env's loop spends SECONDS of CPU time (per preset)")
     args = p.parse_args(argv)
     if args.smoke:
         args.seconds, args.warmup, args.repeats = 0.05, 0.0, 1
+    if args.profile is not None:
+        with output(args.out) as out:
+            for rules in args.rules:
+                emit(profile(rules, args.observation[0], args.profile), out)
+        return 0
     with output(args.out) as out:
         for rules in args.rules:
             runs, peer, rlc = {o: [] for o in args.observation}, [], []

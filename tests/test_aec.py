@@ -321,3 +321,73 @@ def test_a_game_episode_goes_on_past_rounds_that_end_at_their_deal():
             assert obs["action_mask"].any(), (episode, agent)
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         assert env.unwrapped.game.state.game_over[0]
+
+
+def test_the_env_keeps_pettingzoos_order_enforcing_contract(caplog):
+    """``env()`` is an ``OrderEnforcingWrapper`` (a subclass whose loop calls skip ``__getattr__``): the same
+    errors before ``reset``, the same check that the loop steps, the same warning after the episode."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = uno_v4.env(num_players=2)
+    assert isinstance(env, OrderEnforcingWrapper) and str(env) == "uno_v4"
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        _ = env.agent_selection
+    for call in (lambda: env.step(0), lambda: env.observe("player_0"), lambda: env.agent_iter()):
+        with pytest.raises(AssertionError, match="reset\\(\\) needs to be called"):
+            call()
+    env.reset(seed=2)
+    it = iter(env.agent_iter())
+    next(it)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(it)  # no step since the last agent
+    env.reset(seed=2)
+    final = _play(env, seed=2)
+    assert set(final) == {"player_0", "player_1"} and not env.agents
+    env.step(None)  # after the episode: PettingZoo's warning (logged), nothing else
+    assert "step() called after all agents are terminated or truncated" in caplog.text
+
+
+def test_observing_again_before_a_step_gives_the_same_observation_in_a_new_array():
+    """``observe`` keeps the last vector it encoded until the next step or reset (PettingZoo's SB3 tutorial asks
+    for the observation, then the mask): a copy, equal to a fresh encoding, which the caller may change."""
+    env = uno_v4.env(rules="flip_jp", num_players=3)
+    raw = env.unwrapped
+    rng = np.random.default_rng(4)
+    env.reset(seed=4)
+    for _ in range(60):
+        agent = env.agent_selection
+        first = env.observe(agent)
+        fresh = raw.game.observer.observe_one(raw.game.state, raw._seat[agent])
+        first["observation"][:] = -1  # the caller's array: the next answer does not change
+        again, _, term, trunc, _ = env.last()
+        assert np.array_equal(again["observation"], fresh) and again["observation"] is not first["observation"]
+        assert np.array_equal(again["action_mask"], raw.game.state.mask[0]) and again["action_mask"].dtype == np.int8
+        other = raw.possible_agents[(raw._seat[agent] + 1) % 3]  # another seat: its own vector, no mask
+        assert not env.observe(other)["action_mask"].any()
+        assert np.array_equal(env.observe(agent)["observation"], fresh)
+        if term or trunc:
+            env.reset()
+        else:
+            env.step(int(rng.choice(np.flatnonzero(again["action_mask"]))))
+
+
+def test_the_history_names_the_last_moves_in_order():
+    env = uno_v4.env(num_players=2, illegal_action="penalty")
+    raw = env.unwrapped
+    env.reset(seed=3)
+    names = []
+    for _ in range(30):
+        obs, *_ = env.last()
+        a = int(np.flatnonzero(obs["action_mask"])[-1])
+        names.append(raw.action_name(a))
+        env.step(a)
+    moves = [name for _, name in raw.history]
+    assert len(moves) == 12 and all(isinstance(seat, int) for seat, _ in raw.history)
+    assert set(moves) <= set(raw.game.action_names)
+    illegal = int(np.flatnonzero(~raw.game.state.mask[0])[0])
+    seat = raw._seat[env.agent_selection]
+    env.step(illegal)
+    assert raw.history[-1] == (seat, f"{raw.action_name(illegal)} (illegal: draws 2)") or \
+        raw.history[-2] == (seat, f"{raw.action_name(illegal)} (illegal: draws 2)")

@@ -92,6 +92,16 @@ def test_bench_script_smoke_prints_a_json_line(script, bench, keys):
     assert records and all(r["bench"] == bench and keys <= r.keys() for r in records)
 
 
+def test_bench_aec_profile_prints_the_share_of_each_function_in_the_loop():
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_aec.py"), "--rules", "flip_jp",
+                           "--profile", "0.3"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    (record,) = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    assert record["bench"] == "aec_profile" and record["rules"] == "flip_jp" and record["steps"] > 0
+    shares = record["inclusive"]
+    assert shares and all(0 < v <= 1 for v in shares.values()) and "observe.py:observe_one" in shares
+
+
 def test_ab_core_times_two_trees_in_alternating_processes(tmp_path):
     cmd = [sys.executable, str(ROOT / "benchmarks" / "ab_core.py"), str(ROOT), str(ROOT), "--batch-size", "8",
            "--seconds", "0.05", "--repeats", "1"]

@@ -79,8 +79,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .checks import ILLEGAL_ACTIONS, action_ids, check_illegal_action
+from .core.actions import CHALLENGE
 from .core.game import VecGame
 from .core.memory import challenged_hand
 from .core.notation import PositionError
@@ -95,7 +98,66 @@ EPISODES = ("round", "game")
 
 def env(**kwargs) -> AECEnv:
     """The wrapped environment (order enforcing), as PettingZoo's classic environments are."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return OrderEnforcing(raw_env(**kwargs))
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper``, with the same checks, errors and warnings, whose calls in the
+    AEC loop (``agent_iter``'s next agent, ``last``, ``observe``, ``step``) reach the env in one call each.
+
+    The base wrapper reads the env's attributes through ``__getattr__`` (a failed look-up, then two forwarding
+    calls): the standard loop made eight such reads per step (``agents`` and ``agent_selection`` for the
+    iterator, ``agents`` for ``step``, ``agent_selection``, ``_cumulative_rewards``, ``terminations``,
+    ``truncations`` and ``infos`` for ``last``), and three calls per ``observe``: together about a tenth of
+    a step (benchmarks/bench_aec.py).  Attribute reads other than these still go through ``__getattr__``."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:  # what the base wrapper's ``agent_selection`` read raises
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def observe(self, agent):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def step(self, action) -> None:
+        env = self.env
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo prints an env inside its own OrderEnforcingWrapper
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self):
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """``AECOrderEnforcingIterator`` reading the env's ``agents`` and ``agent_selection`` directly."""
+
+    def __next__(self):
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection
 
 
 class raw_env(AECEnv):
@@ -115,6 +177,9 @@ class raw_env(AECEnv):
                             **options)
         self.game.engine.log = []
         self._scalar = self.game.scalar  # one game: the same moves by item reads (core.scalar)
+        self._observe_one = self.game.observer.observe_one
+        self._names = self.game.action_names
+        self._challenges = frozenset(np.flatnonzero(self.game.engine.A_KIND == CHALLENGE).tolist())
         self.render_mode, self.episode, self.illegal_action = render_mode, episode, illegal_action
         self.rules = self.game.rules
         P, A = self.game.num_players, self.game.num_actions
@@ -135,9 +200,10 @@ class raw_env(AECEnv):
             self._writer = RecordWriter(record)
             self._recorder = Recorder(self.game, episode, agents=self.possible_agents, sink=self._writer.write,
                                       env=self.metadata["name"])
-        self.history: deque = deque(maxlen=12)
+        self._moves: deque = deque(maxlen=12)  # the engine's log entries (row, seat, action id or text): ``history``
         self._seeds: np.random.Generator | None = None  # after reset(seed): the seeds of later resets
         self._flagged: str | None = None  # the agent whose info reports an illegal action this step
+        self._observed: tuple | None = None  # (agent, observation) asked since the last step or reset
         self._shown: str | None = None  # the challenger whose info shows the challenged hand this step
 
     def observation_space(self, agent):
@@ -173,6 +239,7 @@ class raw_env(AECEnv):
 
     # ---------------------------------------------------------------- AEC API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self._observed = None
         options = options or {}
         unknown = set(options) - {"setup"}
         if unknown:  # PettingZoo's api_test passes arbitrary options, so warn rather than fail
@@ -200,7 +267,7 @@ class raw_env(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.history.clear()
+        self._moves.clear()
         self._absorb_log()
         if self.game.state.phase[0] == OVER:  # a position given after its round ended
             self.agent_selection = self._agent(max(int(self.game.state.winner[0]), 0))
@@ -215,19 +282,33 @@ class raw_env(AECEnv):
         return self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict:
-        seat = self._seat[agent]
-        obs = self.game.observer.observe_one(self.game.state, seat)
-        mask = np.zeros(self.game.num_actions, np.int8)
+        """The agent's observation and action mask.  An agent asked again before the next ``step`` or ``reset``
+        (``last()`` then ``observe``, as PettingZoo's SB3 tutorial wrapper does for the mask) gets a copy of the
+        vector already encoded; the game is changed by ``step`` and ``reset`` only (code that changes
+        ``env.unwrapped.game`` itself should call ``reset`` or ``step`` before observing)."""
+        st = self.game.state
+        seen = self._observed
+        if seen is not None and seen[0] == agent:
+            obs = seen[1].copy()
+        else:
+            obs = self._observe_one(st, self._seat[agent])
+            self._observed = (agent, obs.copy())  # its own copy: the caller may change the one it gets
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
-            mask[:] = self.game.state.mask[0]
+            mask = st.mask[0].astype(np.int8)
+        else:
+            mask = np.zeros(self.game.num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action) -> None:
+        self._observed = None
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = int(action_ids(action, (), self.game.num_actions))
+        if type(action) is int and 0 <= action < self.game.num_actions:  # the loop's common case
+            a = action
+        else:
+            a = int(action_ids(action, (), self.game.num_actions))
         if self._flagged is not None:  # an illegal action is reported for the step it happened in
             self.infos[self._flagged] = {k: v for k, v in self.infos[self._flagged].items() if k != "illegal_action"}
             self._flagged = None
@@ -235,26 +316,27 @@ class raw_env(AECEnv):
             self.infos[self._shown].pop("challenge", None)
             self._shown = None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {x: 0.0 for x in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         st = self.game.state
-        shown = challenged_hand(self.game.engine, st, 0, a) if st.mask[0, a] else None
-        if not st.mask[0, a]:
+        if not st.mask.item(0, a):
             if self._illegal(agent, a):
                 return
+            self._accumulate_rewards()
         else:
+            shown = challenged_hand(self.game.engine, st, 0, a) if a in self._challenges else None
             if self._recorder is not None:
-                self._recorder.act(0, int(st.actor[0]), a)
+                self._recorder.act(0, st.actor.item(0), a)
             ended = self._scalar.step(st, a)
             self._absorb_log()
             if ended:
                 self._end_round(self.game.engine.result(st, np.zeros(1, bool)))
-            else:
-                self.agent_selection = self._agent(int(st.actor[0]))
+                self._accumulate_rewards()
+            else:  # no rewards yet: nothing to add to the cumulative ones
+                self.agent_selection = self.possible_agents[st.actor.item(0)]
             if shown is not None:
                 self._shown = agent
                 self.infos[agent] = {**self.infos[agent], "challenge": {
                     "offender": self._agent(shown["offender"]), "hand": shown["hand"], "guilty": shown["guilty"]}}
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -274,8 +356,9 @@ class raw_env(AECEnv):
             self._accumulate_rewards()
             return True
         # penalty: the wrong card goes back, the seat draws 2; on its own turn the turn passes
-        self.history.append((int(st.actor[0]), f"{self.action_name(a)} (illegal: draws 2)"))
+        self._moves.append((0, int(st.actor[0]), f"{self.action_name(a)} (illegal: draws 2)"))
         e.wrong_card_penalty(st, np.array([0]))
+        e.log[:] = [x for x in e.log if x[2] >= 0]  # its draws (logged as -1) are in that entry
         self._absorb_log()
         out = e.result(st, np.array([False]))
         if out.round_over[0]:
@@ -305,12 +388,19 @@ class raw_env(AECEnv):
             self.truncations[x] = trunc
             self.infos[x] = dict(info)
 
+    @property
+    def history(self) -> deque:
+        """The last 12 moves, ``(seat, action name)`` (``render`` lists them)."""
+        names = self._names
+        return deque(((seat, a if isinstance(a, str) else names[a]) for _, seat, a in self._moves
+                      if isinstance(a, str) or a >= 0), maxlen=12)
+
     def _absorb_log(self) -> None:
-        log, names = self.game.engine.log, self.game.action_names
-        for _, seat, a in log:
-            if a >= 0:
-                self.history.append((seat, names[a]))
-        log.clear()
+        """Keep the engine's log of the moves made (named only when ``history`` is read) and clear it."""
+        log = self.game.engine.log
+        if log:
+            self._moves.extend(log)
+            log.clear()
 
     def render(self):
         if self.render_mode is None:

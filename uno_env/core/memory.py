@@ -42,6 +42,7 @@ may have played another copy, so the observer keeps ``max(known - 1, 0)``.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -277,20 +278,26 @@ def new_game(e, st, R) -> None:
     mem.shown[R] = 0
 
 
+_CLEAR_RECORD = np.array([-1 if f in ("last_col", "last_prev", "decl") else 0 for f in SEAT_FIELDS], np.int32)
+
+
 def reset(e, st, R) -> None:
     """A deal or a loaded position: a new round starts with nothing remembered."""
     mem = st.memory
-    for name in ("tally", "lacks", "drawn", "known", "reveals", "last_flags", "last_at", "decl_at", "held",
-                 "history", "plays_n"):
+    for name in ("tally", "known", "reveals", "history", "plays_n"):
         getattr(mem, name)[R] = 0
-    for name in ("last_col", "last_prev", "decl", "lack_n"):
-        getattr(mem, name)[R] = -1
+    mem.seat_record[R] = _CLEAR_RECORD  # lacks, drawn, held, last_flags, last_at, decl_at 0; last_col, last_prev,
+    # decl -1
+    mem.lack_n[R] = -1
 
 
 def drew(e, st, R, seats, counts) -> None:
     """Seats took ``counts`` cards from the draw pile (a draw, a penalty, a catch); a seat that found the
     piles empty took none, and what it played since it last drew still holds."""
     mem = st.memory
+    if R.size == 1:  # one game (the one-game path's rarer moves come here): ``drew_one``'s item writes
+        drew_one(e, st, np.asarray(seats).item(0), int(np.asarray(counts).item(0)), R.item(0))
+        return
     counts = np.broadcast_to(np.asarray(counts, np.int16), R.shape)
     mem.drawn[R, seats] += counts
     got = counts > 0
@@ -333,6 +340,9 @@ def chain_drew(e, st, R, seats, counts) -> None:
 
 def played(e, st, R, seats, kinds, actions) -> None:
     """Seats played ``kinds`` by ``actions`` (before the card's effect)."""
+    if R.size == 1:  # one game (the one-game path's rarer plays come here): ``played_one``'s item writes
+        played_one(e, st, np.asarray(seats).item(0), np.asarray(actions).item(0), R.item(0))
+        return
     mem, t = st.memory, tables(e)
     mem.tally[R, seats] += t.ACTION_TALLY[actions]
     n = mem.plays_n[R]
@@ -406,6 +416,22 @@ def rotated(e, st, R, d) -> None:
 def challenged(e, st, R, challenger, offender, guilty) -> None:
     """A challenge: the offender's hand is shown to the challenger (rules §1.6), before any card moves."""
     mem, t = st.memory, tables(e)
+    if R.size == 1:  # one game (the one-game path's challenges come here): item reads and writes
+        r, c, o = R.item(0), np.asarray(challenger).item(0), np.asarray(offender).item(0)
+        g = bool(np.asarray(guilty).item(0))
+        hand = st.hands[r, o]
+        mem.known[r, c, o] = np.bincount(t.KF[st.side.item(r)], hand.astype(np.int64), t.F) if t.two_sided else hand
+        mem.challenges[r] = mem.challenges.item(r) + 1
+        mem.reveals[r] = mem.reveals.item(r) + 1
+        mem.challenger[r], mem.offender[r], mem.guilty[r] = c, o, g
+        mem.shown[r] = hand
+        if not g:  # innocent: a lack of the colour before the wild draw card (below)
+            col = st.prev_color.item(r)
+            if col < 8:
+                mem.seat_record[r, o, 0] = mem.seat_record.item(r, o, 0) | 1 << col  # lacks
+            if col < t.C:
+                mem.lack_n[r, o, col] = 0
+        return
     hand = st.hands[R, offender]
     mem.known[R, challenger, offender] = t.faces(st, R, hand)
     mem.challenges[R] += 1
@@ -442,15 +468,18 @@ def flipped(e, st, R) -> None:
 
 
 # ------------------------------------------------------------------ one-game hooks (ScalarStepper)
-def drew_one(e, st, seat: int, k: int) -> None:
+def drew_one(e, st, seat: int, k: int, row: int = 0) -> None:
+    """``drew`` of one seat in game ``row`` (0: the one-game path's), by item reads and writes."""
+    if not k:  # nothing drawn: nothing changes (the counts are capped, the lacks stay)
+        return
     mem = st.memory
-    mem.drawn[0, seat] += k
-    if k:
-        mem.held[0, seat] = 0
-    lack_n = mem.lack_n[0, seat]
+    record = mem.seat_record
+    record[row, seat, 1] = record.item(row, seat, 1) + k  # drawn (SEAT_FIELDS)
+    record[row, seat, 2] = 0  # held
+    lack_n = mem.lack_n[row, seat]
     for c, n in enumerate(lack_n.tolist()):  # a few colours: item writes beat array calls
         if n >= 0:
-            lack_n[c] = min(n + k, LACK_CAP)
+            lack_n[c] = n + k if n + k < LACK_CAP else LACK_CAP
 
 
 def lacked_one(e, st, seat: int) -> None:
@@ -461,33 +490,77 @@ def lacked_one(e, st, seat: int) -> None:
         mem.lack_n[0, seat, c] = 0
 
 
-def played_one(e, st, seat: int, a: int) -> None:
-    mem, t = st.memory, tables(e)
-    tally = mem.tally[0, seat]
+def played_one(e, st, seat: int, a: int, row: int = 0) -> None:
+    """``played`` of one seat in game ``row`` (0: the one-game path's), by item reads and writes."""
+    mem, t = st.memory, e.memory_tables or tables(e)
+    tally = mem.tally[row, seat]
     for c in t.ACTION_TALLY_COLS[a]:
         tally[c] += 1
-    n, prev = mem.plays_n.item(0), st.color.item(0)
-    record = mem.seat_record[0, seat]  # SEAT_FIELDS, read and written in one call each
-    lacks, _, held, _, _, _, _, decl, decl_at = record.tolist()
+    n, prev = mem.plays_n.item(row), st.color.item(row)
+    record = mem.seat_record[row, seat]  # SEAT_FIELDS: read in one call, written by item (fewer than a sequence)
+    lacks, drawn, held, _, _, _, _, _, _ = record.tolist()
+    if lacks:
+        record[0] = 0
+    if drawn:
+        record[1] = 0
+    record[2] = held | t.ACTION_COLBIT_L[a]
+    record[3] = t.ACTION_COLSLOT_L[a]
+    record[4] = prev
+    record[5] = (lacks != 0) | ((t.NEW_COLOR_L[a] != prev) << 1)
+    record[6] = n + 1
     d = t.ACTION_DECL_L[a]
-    record[:] = (0, 0, held | t.ACTION_COLBIT_L[a], t.ACTION_COLSLOT_L[a], prev,
-                 (lacks != 0) | ((t.NEW_COLOR_L[a] != prev) << 1), n + 1,
-                 decl if d < 0 else d, decl_at if d < 0 else n + 1)
-    if mem.reveals.item(0):  # somebody may know this card
+    if d >= 0:
+        record[7] = d
+        record[8] = n + 1
+    if mem.reveals.item(row):  # somebody may know this card (nobody does while ``reveals`` is 0)
         face = t.A_FACE_L[a]
-        col = mem.known[0, :, seat, face]
-        if np.count_nonzero(col):  # a C call: a fraction of ``col.any()`` on a few seats
-            mem.known[0, :, seat, face] = np.maximum(col - 1, 0)
-    mem.history[0, n % HISTORY] = t.ACTION_CODE_L[a] | seat
-    mem.plays_n[0] = n + 1
+        col = mem.known[row, :, seat, face]
+        if any(col.tolist()):  # a few seats: a list beats np.count_nonzero's dispatch
+            mem.known[row, :, seat, face] = np.maximum(col - 1, 0)
+    mem.history[row, n % HISTORY] = t.ACTION_CODE_L[a] | seat
+    mem.plays_n[row] = n + 1
+
+
+def _faces_one(t: MemoryTables, st, hands: np.ndarray) -> np.ndarray:
+    """``MemoryTables.faces`` of game 0: ``(n, K)`` copies per kind -> ``(n, F)`` per face on the side in play."""
+    if not t.two_sided:
+        return hands
+    n, F = hands.shape[0], t.F
+    cell = np.arange(n)[:, None] * F + t.KF[st.side.item(0)]
+    return np.bincount(cell.ravel(), hands.ravel().astype(np.int64), n * F).reshape(n, F)
 
 
 def exchanged_one(e, st, a: int, b: int) -> None:
-    exchanged(e, st, np.zeros(1, np.intp), np.array([a]), np.array([b]))
+    """``exchanged`` of game 0, with a few whole-row copies."""
+    mem, t = st.memory, tables(e)
+    ab, ba = [a, b], [b, a]
+    record = mem.seat_record[0]
+    record[ab, :3] = record[ba, :3]  # lacks, drawn, held (SEAT_FIELDS) move with the hands
+    lack_n = mem.lack_n[0]
+    lack_n[ab] = lack_n[ba]
+    known = mem.known[0]  # (observer, seat, F)
+    known[:, ab] = known[:, ba]
+    known[[a, b], [b, a]] = _faces_one(t, st, st.hands[0, ba])  # each knows the hand it gave
+    known[ab, ab] = 0
+    mem.reveals[0] = mem.reveals.item(0) + 1
 
 
 def rotated_one(e, st, d: int) -> None:
-    rotated(e, st, np.zeros(1, np.intp), np.array([d]))
+    """``rotated`` of game 0, with a few whole-row copies."""
+    mem, t = st.memory, tables(e)
+    P = t.P
+    seats = np.arange(P)
+    src = (seats - d) % P  # seat p took the hand of p - d
+    record = mem.seat_record[0]
+    record[:, :3] = record[src, :3]  # lacks, drawn, held (SEAT_FIELDS)
+    lack_n = mem.lack_n[0]
+    lack_n[:] = lack_n[src]
+    nxt = (seats + d) % P  # where each seat's hand went
+    known = mem.known[0][:, src]  # (observer, seat, F), what the others knew moving with the hands
+    known[seats, nxt] = _faces_one(t, st, st.hands[0, nxt])  # each seat knows the hand it passed on
+    known[seats, seats] = 0
+    mem.known[0] = known
+    mem.reveals[0] = mem.reveals.item(0) + 1
 
 
 def flipped_one(e, st) -> None:
@@ -561,9 +634,20 @@ def challenged_hand(engine, st, row: int, action: int) -> dict | None:
     if engine.A_KIND[action] != CHALLENGE:
         return None
     off = int(st.origin[row])
-    kinds = np.repeat(np.arange(engine.K), np.maximum(st.hands[row, off], 0))
-    return {"challenger": int(st.actor[row]), "offender": off, "hand": [engine.deck.kind_name(int(k)) for k in kinds],
-            "guilty": bool(st.guilty[row])}
+    names = _kind_names(engine.deck)
+    hand = [names[k] for k, n in enumerate(st.hands[row, off].tolist()) for _ in range(n)]  # kind order, as dealt
+    return {"challenger": int(st.actor[row]), "offender": off, "hand": hand, "guilty": bool(st.guilty[row])}
+
+
+_KIND_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _kind_names(deck) -> list[str]:
+    """``deck.kind_name`` of every kind (read once per deck: a challenge's hand is named card by card)."""
+    names = _KIND_NAMES.get(deck)
+    if names is None:
+        names = _KIND_NAMES[deck] = [deck.kind_name(k) for k in range(deck.num_kinds)]
+    return names
 
 
 __all__ = ["HISTORY", "Memory", "MemoryTables", "MemoryView", "SEAT_FIELDS", "challenged_hand", "enable", "tables"]

@@ -24,6 +24,7 @@ configuration.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -248,6 +249,10 @@ class Observer:
             self._lack_cells = [(r[:, None] * C + np.arange(C)).ravel() for r in rel_rows]
             self._tally_value = np.arange(TALLY_CAP + 1, dtype=np.float32) / np.float32(10.0)  # taken with clip
             self._lack_value = np.append(LACK_DECAY[:LACK_CAP + 1], np.float32(0))  # taken with wrap: -1 -> 0
+            # in the dtype ``observe_one`` builds its vector in (float64 for UNO Flip: the same float32 values)
+            dtype = np.float64 if e.two_sided else np.float32
+            self._one_values = (self._tally_value.astype(dtype), self._lack_value.astype(dtype),
+                                self.copies_by_side.astype(dtype))
             self._decay = DECAY.tolist()
         spec, pos = [], 0
         for name, size in sizes:
@@ -265,7 +270,8 @@ class Observer:
         self._rel_rows = [np.array(r, np.intp) for r in self._rel]
         self._kf = [np.ascontiguousarray(e.KF[s_]) for s_ in (0, 1)]
         self._kf_l = e.KF.tolist()
-        self._back_cells = [(np.arange(P - 1)[:, None] * F + e.KF[s_][None, :]).ravel() for s_ in (0, 1)]
+        if e.two_sided:
+            self._count_tables()
         if self.v3:
             self._memory_one_tables()
 
@@ -326,27 +332,60 @@ class Observer:
         cell = np.arange(n)[:, None] * F + self.e.KF[np.asarray(side, np.intp)]  # (n, K): row, face
         return np.bincount(cell.ravel(), counts.ravel(), n * F).reshape(n, F).astype(np.float32)
 
+    def _count_tables(self) -> None:
+        """UNO Flip's counts for ``observe_one``: the cell of the observation each card of a hand or of the discard
+        pile adds 1 to, per observer and side in play, so that one ``bincount`` writes every slice of counts
+        per face (a face is a kind's side: several kinds show one face).  The counts are those of the
+        observer's hand (``hand``), the discard pile (``discard``) and, with ``flip_back_faces_visible``, the
+        backs of the other hands (``opponent_backs``) and of the discard pile (``discard_backs``, v3); read
+        from ``hands[0]`` (every seat's, or only the observer's without visible backs) and the pile's counts
+        (once more for its backs), concatenated in that order."""
+        e, P, F, S = self.e, self.e.P, self.e.F, self.starts
+        KF = e.KF.astype(np.intp)
+        self._count_cells = []
+        for s_ in range(P):
+            per_side = []
+            for sd in (0, 1):
+                parts = []
+                for p in range(P) if self.backs else (s_,):
+                    r = (p - s_) % P  # relative seat
+                    parts.append(S["hand"] + KF[sd] if r == 0 else S["opponent_backs"] + (r - 1) * F + KF[1 - sd])
+                parts.append(S["discard"] + KF[sd])
+                if self.backs and self.v3:
+                    parts.append(S["discard_backs"] + KF[1 - sd])
+                per_side.append(np.concatenate(parts))
+            self._count_cells.append(per_side)
+
     def observe_one(self, st: State, seat: int) -> np.ndarray:
         """``observe(st, [0], [seat])[0]`` for a state of one game, by item reads: the same vector at a
         fraction of the cost of ``observe``'s array operations on one row (the AEC env's fast path).
         On one game a numpy call costs many times its arithmetic, and an item write about a tenth of a
-        call: the one-hots are gathered and written by one ``put``, values only where they are not 0.
-        ``tests/test_scalar.py`` and ``tests/test_memory.py`` check that the two agree."""
+        call: the one-hots are gathered and written by one ``put``, values only where they are not 0; in
+        UNO Flip every count per face is written by one ``bincount`` (``_count_tables``), in float64 (exact
+        for counts, and for every value written, each a float32 value or a Python float rounded once), made
+        float32 at the end.  ``tests/test_scalar.py`` and ``tests/test_memory.py`` check that the two agree."""
         e, P, F, S = self.e, self.e.P, self.e.F, self.starts
         side = st.side.item(0)
-        o = np.zeros(self.size, np.float32)
-        if e.two_sided:  # copies per kind -> copies per face of the side in play
-            kf, face_of = self._kf[side], self._kf_l[side]
-            hand, discard = np.bincount(kf, st.hands[0, seat], F), np.bincount(kf, st.pile_counts[0], F)
+        pile = st.pile_counts[0]
+        two_sided = e.two_sided
+        if two_sided:  # copies per kind -> copies per face of the side in play (and backs): one bincount
+            face_of = self._kf_l[side]
+            if self.backs:
+                hands = st.hands[0].ravel()
+                counts = (hands, pile, pile) if self.v3 else (hands, pile)
+            else:
+                counts = (st.hands[0, seat], pile)
+            o = np.bincount(self._count_cells[seat][side], np.concatenate(counts), self.size)
         else:  # one side: faces are kinds
-            hand, discard = st.hands[0, seat], st.pile_counts[0]
-        at = S["hand"]
-        o[at:at + F] = hand
-        at = S["discard"]
-        o[at:at + F] = discard
+            o = np.zeros(self.size, np.float32)
+            hand = st.hands[0, seat]
+            at = S["hand"]
+            o[at:at + F] = hand
+            at = S["discard"]
+            o[at:at + F] = pile
         top = st.discard.item(0, st.disc_n.item(0) - 1)
         phase, actor = st.phase.item(0), st.actor.item(0)
-        ones = [S["seat"] + seat, S["top"] + (face_of[top] if e.two_sided else top), S["color"] + st.color.item(0),
+        ones = [S["seat"] + seat, S["top"] + (face_of[top] if two_sided else top), S["color"] + st.color.item(0),
                 S["played_by"] + (st.origin.item(0) - seat) % P, S["prev_color"] + st.prev_color.item(0)]
         if actor == seat or phase == OVER or phase == CHOOSE_COLOR or phase == PENDING or phase == TURN:
             who, shown, turn = actor, phase, st.turn_seat.item(0)  # what everyone sees (``public_decision``)
@@ -356,18 +395,19 @@ class Observer:
         if shown != OVER:
             ones += (S["acting"] + (who - seat) % P, S["turn"] + (turn - seat) % P)
         o[S["direction"]] = st.direction.item(0)
-        if st.pending.item(0):
-            o[S["pending"]] = st.pending.item(0) / 10.0
+        pending = st.pending.item(0)
+        if pending:
+            o[S["pending"]] = pending / 10.0
         if st.pending_color.item(0):
-            o[S["pending"] + 1] = 1
+            ones.append(S["pending"] + 1)
         if st.challengeable.item(0):
-            o[S["challengeable"]] = 1
-        mine = actor == seat
-        if phase == DRAWN and mine:
-            drawn = st.drawn.item(0)
-            ones.append(S["drawn"] + (face_of[drawn] if e.two_sided else drawn))
-        if mine and st.declared.item(0):
-            o[S["declared"]] = 1
+            ones.append(S["challengeable"])
+        if actor == seat:
+            if phase == DRAWN:
+                drawn = st.drawn.item(0)
+                ones.append(S["drawn"] + (face_of[drawn] if two_sided else drawn))
+            if st.declared.item(0):
+                ones.append(S["declared"])
         hand_n, vulnerable, drew_on = st.hand_n[0].tolist(), st.vulnerable[0].tolist(), st.drew_on[0].tolist()
         scores, scale = st.scores[0].tolist(), self.score_scale
         s_sizes, s_vuln, s_drew, s_scores = S["hand_sizes"], S["vulnerable"], S["drew_on"], S["scores"]
@@ -381,21 +421,14 @@ class Observer:
                 o[s_scores + i] = scores[p] / scale
         dn = st.draw_n.item(0)
         o[S["draw_pile"]] = dn / e.N
-        if e.two_sided and side:
-            o[S["side"]] = 1
-        if self.backs:  # the other side of the opponents' cards and of the draw pile's top card
-            at = S["opponent_backs"]
-            o[at:at + (P - 1) * F] = np.bincount(self._back_cells[1 - side],
-                                                 st.hands[0].take(self._rel_rows[seat][1:], 0).ravel(), (P - 1) * F)
-            if dn:
-                ones.append(S["draw_top_back"] + self._kf_l[1 - side][st.draw.item(0, dn - 1)])
+        if side:
+            ones.append(S["side"])  # (two-sided decks only)
+        if self.backs and dn:  # the other side of the draw pile's top card (the backs of the hands: counted above)
+            ones.append(S["draw_top_back"] + self._kf_l[1 - side][st.draw.item(0, dn - 1)])
         if self.v3:
-            self._memory_one(o, ones, st, seat, side, hand + discard)
-            if self.backs:
-                at = S["discard_backs"]
-                o[at:at + F] = np.bincount(self._kf[1 - side], st.pile_counts[0], F)
+            self._memory_one(o, ones, st, seat, side)
         o.put(ones, 1.0)
-        return o
+        return o.astype(np.float32) if two_sided else o
 
     def memory(self, st: State):
         """The table's memory of ``st`` (``State.memory``; v3 reads it), or a clear error."""
@@ -413,38 +446,43 @@ class Observer:
         assert SEAT_FIELDS == ("lacks", "drawn", "held", "last_col", "last_prev", "last_flags", "last_at", "decl",
                                "decl_at"), "the order _memory_one unpacks a seat's record in"
         P, F, C, S, W = self.e.P, self.e.F, len(self.colors), self.starts, NUM_COLOR_STATES
-        self._seat_slots = [[(p, S["lacks"] + i * W, S["held"] + i * W, S["drawn_since"] + i,
-                              S["last_play"] + i * (C + 1), S["last_from"] + i * W, S["last_how"] + 2 * i,
+        self._seat_slots = [[(p, (S["lacks"] + i * W) << W, (S["held"] + i * W) << W, S["drawn_since"] + i,
+                              S["last_play"] + i * (C + 1), S["last_from"] + i * W, (S["last_how"] + 2 * i) << W,
                               S["declared_last"] + i * C) for i, p in enumerate(rel)] for rel in self._rel]
-        self._newest_first = [[(n - 1 - j) % self.H for j in range(self.H)] for n in range(self.H)]
+        # ``known[0, observer]``'s rows of the other seats in relative order, as flat positions in ``Memory.known``
+        self._known_cells = [((s_ * P + np.asarray(rel[1:], np.intp))[:, None] * F + np.arange(F)).ravel()
+                             for s_, rel in enumerate(self._rel)]
+        self._hand_at, self._discard_at = S["hand"], S["discard"]
+        self._none_known = bytes(P * F)  # ``Memory.known[0, observer]`` when it knows no card (int8 zeros)
         self._bit_ones = _BitPositions()
         color_slot = self.color_slot.tolist()
         self._recent = [[_PlayPositions(S["recent"] + j * self.recent_width, s, P, F, color_slot)
                          for j in range(self.H)] for s in range(P)]
 
-    def _memory_one(self, o: np.ndarray, ones: list, st: State, seat: int, side: int, seen: np.ndarray) -> None:
-        """v3's slices of one game (``observe_one``), the values ``_memory_rows`` gives (``o`` comes zeroed;
-        ``tests/test_memory.py`` compares the two after every step): the dense slices (tallies, lacks) by
-        one gather and one table look-up each, the others by item writes of what is not 0, the positions
-        of the one-hots added to ``ones`` (looked up in ``_memory_one_tables``'s tables).  ``seen``: the
-        copies of each face in the observer's hand and the discard pile."""
+    def _memory_one(self, o: np.ndarray, ones: list, st: State, seat: int, side: int) -> None:
+        """v3's slices of one game (``observe_one``), the values ``_memory_rows`` gives (``o`` comes zeroed but
+        for the counts of v2's slices; ``tests/test_memory.py`` compares the two after every step): the dense
+        slices (tallies, lacks, known cards) by one gather (and one table look-up) each, the others by item
+        writes of what is not 0, the positions of the one-hots added to ``ones`` (looked up in
+        ``_memory_one_tables``'s tables)."""
         mem, P, F, S = st.memory, self.e.P, self.e.F, self.starts
         if mem is None:
             mem = self.memory(st)  # the error
+        tally_value, lack_value, copies = self._one_values
         at = S["played"]
-        self._tally_value.take(mem.tally.take(self._tally_cells[seat]), None, o[at:at + P * self.T], "clip")
+        tally_value.take(mem.tally.take(self._tally_cells[seat]), None, o[at:at + P * self.T], "clip")
         at = S["lacked"]
-        self._lack_value.take(mem.lack_n.take(self._lack_cells[seat]), None, o[at:at + P * len(self.colors)], "wrap")
+        lack_value.take(mem.lack_n.take(self._lack_cells[seat]), None, o[at:at + P * len(self.colors)], "wrap")
         plays, decay, bit_ones, N = mem.plays_n.item(0), self._decay, self._bit_ones, self.e.N
         record = mem.seat_record[0].tolist()  # per seat: SEAT_FIELDS
         for p, s_lacks, s_held, s_drawn, s_play, s_from, s_how, s_decl in self._seat_slots[seat]:
             lacks, drawn, held, last_col, last_prev, flags, last_at, decl, decl_at = record[p]
             if lacks:
-                ones += bit_ones[s_lacks << NUM_COLOR_STATES | lacks]
+                ones += bit_ones[s_lacks | lacks]
             if held:
-                ones += bit_ones[s_held << NUM_COLOR_STATES | held]
+                ones += bit_ones[s_held | held]
             if flags:
-                ones += bit_ones[s_how << NUM_COLOR_STATES | flags]
+                ones += bit_ones[s_how | flags]
             if drawn:  # counts and ages are never negative (last_at, decl_at <= plays_n): clipped above only
                 o[s_drawn] = (drawn if drawn < N else N) / 10.0
             if last_col >= 0:
@@ -453,20 +491,23 @@ class Observer:
             if decl >= 0:
                 age = plays - decl_at
                 o[s_decl + decl] = decay[age if age < 63 else 63]
-        # unseen: the deck's copies less ``seen`` (the hand and the discard pile) and the known cards (counts:
-        # exact in float32)
+        # unseen: the deck's copies less the observer's hand, the discard pile (both written in ``o`` already) and
+        # the known cards (counts: exact in float32)
         at = S["unseen"]
         unseen = o[at:at + F]
-        np.subtract(self.copies_by_side[side], seen, unseen)
-        mine = mem.known[0, seat] if mem.reveals.item(0) else None  # (P, F); its own row is empty
-        if mine is not None and np.count_nonzero(mine):
-            known = mine.take(self._rel_rows[seat][1:], 0)
+        np.subtract(copies[side], o[self._hand_at:self._hand_at + F], unseen)
+        np.subtract(unseen, o[self._discard_at:self._discard_at + F], unseen)
+        if mem.reveals.item(0) and mem.known[0, seat].tobytes() != self._none_known:  # (P, F); its own row is empty
             at = S["known"]
-            o[at:at + (P - 1) * F] = known.ravel()
-            np.subtract(unseen, known.sum(0), unseen, casting="unsafe")
+            known = o[at:at + (P - 1) * F]
+            known[:] = mem.known.take(self._known_cells[seat])  # the other seats' rows, in relative order
+            np.subtract(unseen, known if P == 2 else known.reshape(P - 1, F).sum(0), unseen)
         hist = mem.history[0].tolist()  # a ring: the newest play is at (plays - 1) % HISTORY
-        for table, i in zip(self._recent[seat], self._newest_first[plays % self.H][:plays]):
-            ones += table[hist[i]]
+        k = plays % self.H
+        newest_first = hist[k - 1::-1] + hist[:k - 1:-1] if k else hist[::-1]
+        if plays < self.H:
+            del newest_first[plays:]
+        ones += chain.from_iterable(map(dict.__getitem__, self._recent[seat], newest_first))
 
     def _memory_rows(self, o: np.ndarray, st: State, R: np.ndarray, seats: np.ndarray, rel: np.ndarray,
                      side: np.ndarray) -> None:

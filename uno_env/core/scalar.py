@@ -77,7 +77,8 @@ class ScalarStepper:
         plays: list[list[int]] = [[] for _ in range(e.F)]  # per face: its play actions (a wild: one per colour)
         for a in e.PLAY_IDS.tolist():
             plays[e.A_FACE[a]].append(a)
-        self.plays = [np.asarray(p, np.intp) for p in plays]
+        # (``legal.refresh_one`` sets ``mask[plays[f]]``: an index is a third of the cost of a one-entry array)
+        self.plays = [p[0] if len(p) == 1 else np.asarray(p, np.intp) for p in plays]
         # a targeted card (Swap, a Seven-O 7) has one action per seat; a seat never targets itself
         self.nplays = [len(p) - bool(e.F_TARGETED[f]) for f, p in enumerate(plays)]
         self.self_target = [{e.A_TARGET[a]: a for a in p} if e.F_TARGETED[f] else None
@@ -93,12 +94,18 @@ class ScalarStepper:
         """The kinds ``seat`` holds, as one int (``State.held``'s words joined)."""
         if self.W == 1:
             return st.held.item(0, seat, 0)
-        words = st.held[0, seat].tolist()
-        return words[0] | words[1] << 64 if self.W == 2 else _as_int(words)
+        if self.W == 2:  # UNO Flip: two item reads (a view and a list cost more)
+            h = st.held
+            return h.item(0, seat, 0) | h.item(0, seat, 1) << 64
+        return _as_int(st.held[0, seat].tolist())
 
     def set_held(self, st: State, seat: int, bits: int) -> None:
         if self.W == 1:
             st.held[0, seat, 0] = bits
+        elif self.W == 2:  # UNO Flip: two item writes (a list of Python ints costs four times as much)
+            h = st.held
+            h[0, seat, 0] = bits & 0xFFFFFFFFFFFFFFFF
+            h[0, seat, 1] = bits >> 64
         else:
             st.held[0, seat] = [(bits >> (64 * i)) & 0xFFFFFFFFFFFFFFFF for i in range(self.W)]
 
@@ -108,11 +115,13 @@ class ScalarStepper:
 
     def matching(self, st: State) -> int:
         """Kinds that match the top card under the active colour (``matching.matching_bits``), as bits."""
-        idx = (self.top_face(st) * NC + st.color.item(0)) * 2 + int(st.first_play.item(0))
-        return self.playable[idx]
+        top = st.discard.item(0, st.disc_n.item(0) - 1)  # ``top_face``, inline
+        if self.two_sided:
+            top = self.kind_face[st.side.item(0)][top]
+        return self.playable[(top * NC + st.color.item(0)) * 2 + st.first_play.item(0)]
 
     def guilty(self, st: State, seat: int) -> bool:
-        """``matching.guilt`` of ``seat``."""
+        """``matching.guilt`` of ``seat``: the one guilt check (rules §1.6), not a copy of it."""
         return bool(matching.guilt(self.e, st, self.ROW, np.array([seat]), st.side.astype(np.intp))[0])
 
     def goto(self, st: State, seat: int, phase: int) -> None:
@@ -121,16 +130,14 @@ class ScalarStepper:
         st.phase[0] = phase
 
     def _others_vulnerable(self, st: State, seat: int) -> bool:
-        v = st.vulnerable[0]
-        n = np.count_nonzero(v)  # a C call: a tenth of ``v.any()`` on a few seats
-        return bool(n > 1 or (n == 1 and not v.item(seat)))
+        v = st.vulnerable[0].tolist()  # a few seats: one list beats np.count_nonzero's dispatch
+        v[seat] = False
+        return True in v
 
     # ------------------------------------------------------------------ moves
-    def _can(self, st: State, a: int) -> bool:
-        """Whether the scalar path plays legal action ``a`` in the current state."""
-        k = self.kind[a]
-        phase = st.phase.item(0)
-        actor = st.actor.item(0)
+    def _can(self, st: State, k: int, phase: int, actor: int) -> bool:
+        """Whether the scalar path plays a legal action of kind ``k`` in the current state (``phase``, ``actor``:
+        its phase and seat asked, read by the caller)."""
         if k == UNO or k == KEEP:
             return True
         if k == PASS:
@@ -151,26 +158,29 @@ class ScalarStepper:
 
     def _apply(self, st: State, a: int) -> None:
         """``Engine.apply`` of legal action ``a`` in row 0, scalar where ``_can`` allows."""
-        if not self._can(st, a):
+        k = self.kind[a]
+        phase = st.phase.item(0)
+        actor = st.actor.item(0)
+        if not self._can(st, k, phase, actor):
             self.e.apply(st, self.ROW, np.array([a]))
             return
         e = self.e
-        actor = st.actor.item(0)
         if e.log is not None:
             e.log.append((0, actor, a))
-        st.turn_count[0] += self.counted[a]
-        k = self.kind[a]
+        counted = self.counted[a]
+        if counted:
+            st.turn_count[0] = st.turn_count.item(0) + counted
         if k == PLAY:
             play.act_play_one(self, st, a, actor)
         elif k == DRAW or k == ACCEPT:
-            if st.phase.item(0) == PENDING:
+            if phase == PENDING:
                 penalty.draw_penalty_one(self, st, actor)
             else:
                 drawn.act_draw_one(self, st, actor)
         elif k == KEEP:
             drawn.act_keep_one(self, st, actor)
         elif k == PASS:
-            if st.phase.item(0) == JUMP:
+            if phase == JUMP:
                 jump_in.act_pass_one(self, st, actor)
             else:
                 deflect.act_pass_one(self, st, actor)
