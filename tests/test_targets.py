@@ -35,7 +35,9 @@ def test_the_readme_and_the_benchmarks_page_carry_the_same_table():
     assert len(rows) == 2 + len(targets.rows())
     # the one-game env figure is the v3 one (the default layout), not only v2's
     aec = next(line for line in rows if "PettingZoo env, one game" in line)
-    assert "v3 (the default)" in aec and "not met" in aec
+    assert "v3 (the default)" in aec
+    ratios = targets.aec_ratios()
+    assert len(ratios) == 5 and aec.endswith("| met |") == all(v >= 1.0 for v in ratios.values())
 
 
 def test_every_win_rate_quoted_comes_from_a_held_out_evaluation_with_its_interval():
