@@ -4,7 +4,7 @@ what changed in each (docs/versioning.md).  ``uno_env`` hands these names on; mo
 them here, so that none of them imports the package's face (``uno_env/__init__.py``, which loads the AEC
 environment on demand)."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 ENV_VERSION = "uno_v4"
 
 
