@@ -135,6 +135,47 @@ _M2P = "--players 2 --opponents heuristic --observation v3 --n-envs 1024 --n-ste
 _LOW = "a low-noise fine-tune of {0} (PPO with large rollouts and a small learning rate, 4M steps, seed {1})"
 _RENAMED = ("a low-noise fine-tune of {0} on positions whose colours are renamed at random (4M steps, seed {1})")
 
+def _fine_tune(preset: str, players: int, name: str, seed: int, steps: int, length: str = "4M steps",
+               snapshots: bool = False) -> Recipe:
+    """A preset whose layouts are standard_en's: its agent is the shipped standard_en one of ``players`` seats,
+    fine-tuned on ``preset`` against ``heuristic`` on renamed colours (one run, ``steps`` long)."""
+    if players == 2:
+        args = (f"--rules {preset} --players 2 --opponents heuristic {_FINE} --colour-augment "
+                f"--init-agent ppo-standard_en-2p --seed {seed}")
+        detail = f"{length}, 65,536-decision rollouts, learning rate 5e-5, seed {seed}"
+    else:
+        args = (f"--rules {preset} --players 4 --opponents heuristic --observation v3 "
+                f"--init-agent ppo-standard_en-4p --n-envs 1024 --n-steps 64 --batch-size 8192 "
+                f"--learning-rate 5e-5 --ent-coef 0.005 --colour-augment --seed {seed}")
+        detail = f"{length}, learning rate 5e-5, seed {seed}"
+    against = "heuristic" if players == 2 else "three heuristic"
+    return Recipe(
+        agent=f"ppo-{preset}-{players}p",
+        note=f"the standard_en {players}-player agent, fine-tuned on {preset} against {against}",
+        ship="--colour-average",
+        steps=(Run(name, args + (" --snapshot-every 1000000" if snapshots else ""), steps,
+                   about=f"fine-tune the shipped standard_en {players}-player agent on {preset} against {against}, "
+                         f"on renamed colours ({detail})"),))
+
+
+def _cloned(preset: str, players: int, name: str, seed: int, colours: bool) -> Recipe:
+    """A preset whose layouts no trained agent fits: clone ``heuristic``'s play (1M decisions), then PPO against
+    it to 6M steps; on renamed colours and played colour-averaged where the deck is one-sided (``colours``)."""
+    rollout = "--n-steps 32 --batch-size 4096" if players == 2 else "--n-steps 64 --batch-size 8192"
+    args = (f"--rules {preset} --players {players} --opponents heuristic --observation v3 --n-envs 1024 {rollout} "
+            f"--learning-rate 2e-4 --ent-coef 0.003{' --colour-augment' if colours else ''} --distill heuristic "
+            f"--distill-decisions 1000000 --distill-epochs 8 --seed {seed} --snapshot-every 1000000")
+    against = ("heuristic" if players == 2 else "three heuristic") + (" on renamed colours" if colours else "")
+    where = preset if players == 2 else f"{preset} at 4 players"
+    return Recipe(
+        agent=f"ppo-{preset}-{players}p",
+        note=f"heuristic's play cloned, then PPO against {against}",
+        ship="--colour-average" if colours else "",
+        steps=(Run(name, args, 6000000,
+                   about=f"clone heuristic's play on {where} (1M decisions, 8 passes), then train with PPO against "
+                         f"{against} to 6M steps (learning rate 2e-4, seed {seed})"),))
+
+
 RECIPES = {r.agent: r for r in (
     Recipe(
         agent="ppo-standard_en-2p",
@@ -197,103 +238,20 @@ RECIPES = {r.agent: r for r in (
                       "train it with PPO for 52M steps, the learning rate 2e-4, then 1e-4 from 26.2M steps and "
                       "5e-5 from 36.7M"),
         )),
-    # standard_ru is standard_en with a 4-card penalty for a missed UNO (rules §4): the same deck and layouts, so
-    # its agents start from the standard_en ones and are fine-tuned on its rules, on renamed colours
-    Recipe(
-        agent="ppo-standard_ru-2p",
-        note="the standard_en 2-player agent, fine-tuned on standard_ru against heuristic",
-        ship="--colour-average",
-        steps=(
-            Run("ru2p", f"--rules standard_ru --players 2 --opponents heuristic {_FINE} --colour-augment "
-                        f"--init-agent ppo-standard_en-2p --seed 2101", 4000000,
-                about="fine-tune the shipped standard_en 2-player agent on standard_ru against heuristic, on "
-                      "renamed colours (4M steps, 65,536-decision rollouts, learning rate 5e-5, seed 2101)"),
-        )),
-    Recipe(
-        agent="ppo-standard_ru-4p",
-        note="the standard_en 4-player agent, fine-tuned on standard_ru against three heuristic",
-        ship="--colour-average",
-        steps=(
-            Run("ru4p", "--rules standard_ru --players 4 --opponents heuristic --observation v3 "
-                        "--init-agent ppo-standard_en-4p --n-envs 1024 --n-steps 64 --batch-size 8192 "
-                        "--learning-rate 5e-5 --ent-coef 0.005 --colour-augment --seed 2201", 4000000,
-                about="fine-tune the shipped standard_en 4-player agent on standard_ru against three heuristic, "
-                      "on renamed colours (4M steps, learning rate 5e-5, seed 2201)"),
-        )),
-    # house_cn plays the standard deck with the same observation and action layouts (its house rules change what
-    # happens, not what is seen): its agents start from the standard_en ones, as standard_ru's do
-    Recipe(
-        agent="ppo-house_cn-2p",
-        note="the standard_en 2-player agent, fine-tuned on house_cn against heuristic",
-        ship="--colour-average",
-        steps=(
-            Run("cn2p", f"--rules house_cn --players 2 --opponents heuristic {_FINE} --colour-augment "
-                        f"--init-agent ppo-standard_en-2p --seed 2301 --snapshot-every 1000000", 3000000,
-                about="fine-tune the shipped standard_en 2-player agent on house_cn against heuristic, on "
-                      "renamed colours (3M steps, 65,536-decision rollouts, learning rate 5e-5, seed 2301)"),
-        )),
-    Recipe(
-        agent="ppo-house_cn-4p",
-        note="the standard_en 4-player agent, fine-tuned on house_cn against three heuristic",
-        ship="--colour-average",
-        steps=(
-            Run("cn4p", "--rules house_cn --players 4 --opponents heuristic --observation v3 "
-                        "--init-agent ppo-standard_en-4p --n-envs 1024 --n-steps 64 --batch-size 8192 "
-                        "--learning-rate 5e-5 --ent-coef 0.005 --colour-augment --seed 2401 "
-                        "--snapshot-every 1000000", 2097152,
-                about="fine-tune the shipped standard_en 4-player agent on house_cn against three heuristic, "
-                      "on renamed colours (32 rollouts: 2.1M steps, learning rate 5e-5, seed 2401)"),
-        )),
-    # flip_jp's two-sided deck has its own layouts (2,154 inputs at 2 players): no trained agent fits, so the
-    # network first clones heuristic's play (1M decisions), then trains with PPO against it
-    Recipe(
-        agent="ppo-flip_jp-2p",
-        note="heuristic's play cloned, then PPO against heuristic",
-        steps=(
-            Run("flip2p", "--rules flip_jp --players 2 --opponents heuristic --observation v3 --n-envs 1024 "
-                          "--n-steps 32 --batch-size 4096 --learning-rate 2e-4 --ent-coef 0.003 "
-                          "--distill heuristic --distill-decisions 1000000 --distill-epochs 8 --seed 2501 "
-                          "--snapshot-every 1000000", 6000000,
-                about="clone heuristic's play on flip_jp (1M decisions, 8 passes), then train with PPO against "
-                      "heuristic to 6M steps (learning rate 2e-4, seed 2501)"),
-        )),
-    Recipe(
-        agent="ppo-flip_jp-4p",
-        note="heuristic's play cloned, then PPO against three heuristic",
-        steps=(
-            Run("flip4p", "--rules flip_jp --players 4 --opponents heuristic --observation v3 --n-envs 1024 "
-                          "--n-steps 64 --batch-size 8192 --learning-rate 2e-4 --ent-coef 0.003 "
-                          "--distill heuristic --distill-decisions 1000000 --distill-epochs 8 --seed 2701 "
-                          "--snapshot-every 1000000", 6000000,
-                about="clone heuristic's play on flip_jp at 4 players (1M decisions, 8 passes), then train with "
-                      "PPO against three heuristic to 6M steps (learning rate 2e-4, seed 2701)"),
-        )),
-    # solo_bga's deck (112 cards, its own action cards) changes both layouts: as for flip_jp, heuristic's play is
-    # cloned first; its deck is one-sided, so it trains on renamed colours and plays colour-averaged
-    Recipe(
-        agent="ppo-solo_bga-2p",
-        note="heuristic's play cloned, then PPO against heuristic on renamed colours",
-        ship="--colour-average",
-        steps=(
-            Run("solo2p", "--rules solo_bga --players 2 --opponents heuristic --observation v3 --n-envs 1024 "
-                          "--n-steps 32 --batch-size 4096 --learning-rate 2e-4 --ent-coef 0.003 --colour-augment "
-                          "--distill heuristic --distill-decisions 1000000 --distill-epochs 8 --seed 2601 "
-                          "--snapshot-every 1000000", 6000000,
-                about="clone heuristic's play on solo_bga (1M decisions, 8 passes), then train with PPO against "
-                      "heuristic on renamed colours to 6M steps (learning rate 2e-4, seed 2601)"),
-        )),
-    Recipe(
-        agent="ppo-solo_bga-4p",
-        note="heuristic's play cloned, then PPO against three heuristic on renamed colours",
-        ship="--colour-average",
-        steps=(
-            Run("solo4p", "--rules solo_bga --players 4 --opponents heuristic --observation v3 --n-envs 1024 "
-                          "--n-steps 64 --batch-size 8192 --learning-rate 2e-4 --ent-coef 0.003 --colour-augment "
-                          "--distill heuristic --distill-decisions 1000000 --distill-epochs 8 --seed 2801 "
-                          "--snapshot-every 1000000", 6000000,
-                about="clone heuristic's play on solo_bga at 4 players (1M decisions, 8 passes), then train with "
-                      "PPO against three heuristic on renamed colours to 6M steps (learning rate 2e-4, seed 2801)"),
-        )),
+    # standard_ru is standard_en with a 4-card penalty for a missed UNO (rules §4), and house_cn plays the standard
+    # deck with the same observation and action layouts (its house rules change what happens, not what is seen):
+    # their agents start from the standard_en ones and are fine-tuned on their rules, on renamed colours
+    _fine_tune("standard_ru", 2, "ru2p", 2101, 4000000),
+    _fine_tune("standard_ru", 4, "ru4p", 2201, 4000000),
+    _fine_tune("house_cn", 2, "cn2p", 2301, 3000000, "3M steps", snapshots=True),
+    _fine_tune("house_cn", 4, "cn4p", 2401, 2097152, "32 rollouts: 2.1M steps", snapshots=True),
+    # flip_jp's two-sided deck has its own layouts (2,154 inputs at 2 players), and solo_bga's deck (112 cards, its
+    # own action cards) changes both layouts: no trained agent fits, so the network first clones heuristic's play;
+    # solo_bga's deck is one-sided, so it trains on renamed colours and plays colour-averaged
+    _cloned("flip_jp", 2, "flip2p", 2501, colours=False),
+    _cloned("flip_jp", 4, "flip4p", 2701, colours=False),
+    _cloned("solo_bga", 2, "solo2p", 2601, colours=True),
+    _cloned("solo_bga", 4, "solo4p", 2801, colours=True),
 )}
 
 
