@@ -416,22 +416,6 @@ def rotated(e, st, R, d) -> None:
 def challenged(e, st, R, challenger, offender, guilty) -> None:
     """A challenge: the offender's hand is shown to the challenger (rules §1.6), before any card moves."""
     mem, t = st.memory, tables(e)
-    if R.size == 1:  # one game (the one-game path's challenges come here): item reads and writes
-        r, c, o = R.item(0), np.asarray(challenger).item(0), np.asarray(offender).item(0)
-        g = bool(np.asarray(guilty).item(0))
-        hand = st.hands[r, o]
-        mem.known[r, c, o] = np.bincount(t.KF[st.side.item(r)], hand.astype(np.int64), t.F) if t.two_sided else hand
-        mem.challenges[r] = mem.challenges.item(r) + 1
-        mem.reveals[r] = mem.reveals.item(r) + 1
-        mem.challenger[r], mem.offender[r], mem.guilty[r] = c, o, g
-        mem.shown[r] = hand
-        if not g:  # innocent: a lack of the colour before the wild draw card (below)
-            col = st.prev_color.item(r)
-            if col < 8:
-                mem.seat_record[r, o, 0] = mem.seat_record.item(r, o, 0) | 1 << col  # lacks
-            if col < t.C:
-                mem.lack_n[r, o, col] = 0
-        return
     hand = st.hands[R, offender]
     mem.known[R, challenger, offender] = t.faces(st, R, hand)
     mem.challenges[R] += 1
