@@ -35,6 +35,7 @@ import json
 import os
 from pathlib import Path
 
+from uno_env import opponents
 from uno_env.opponents import UnknownAgentError
 
 from .base import Agent, RandomAgent, check_batch
@@ -125,9 +126,8 @@ def observation_of(agent) -> str | None:
     its metadata alone (no torch): ``"v3"`` or ``"v2"``.  A trained agent that does not say (an SB3
     ``.zip``, an RLlib checkpoint without ``uno_rllib.json``) counts as ``"v3"``: a v3 game serves both
     layouts (v2 is the first part of v3).  ``None`` for what names no agent (``load`` says what is wrong)."""
-    if not isinstance(agent, (str, os.PathLike)):
-        layout = getattr(agent, "observation", None) or (getattr(agent, "meta", None) or {}).get("observation")
-        return layout if layout in ("v2", "v3") else None
+    if not opponents.is_name(agent):  # an agent object: what it says of itself, read where the envs read it
+        return opponents.observation_of(agent)
     kind, path = locate(agent)
     if kind == "colours":
         return observation_of(agent[:-len(COLOURS)])
@@ -150,14 +150,10 @@ def observation_of(agent) -> str | None:
         return None
 
 
-def observation_for(specs) -> str:
-    """The observation layout of a game played by the agents ``specs`` (names, paths or agent objects):
-    ``"v3"`` when one of them reads v3 (it needs the table's memory, which only a v3 game keeps), else
-    ``"v2"``, as cheap as before for the bots and pre-v3 agents.  The terminal game and the web app build
-    their games with it (``uno_env.analysis`` with ``uno_env.opponents.observation_for``, which asks
-    ``observation_of``)."""
-    items = [specs] if isinstance(specs, (str, os.PathLike)) else list(specs)
-    return "v3" if any(observation_of(a) == "v3" for a in items) else "v2"
+# The layout of a game played by several agents (names, paths or agent objects): "v3" when one reads v3 (it
+# needs the table's memory, which only a v3 game keeps), else "v2", as cheap as before for the bots and pre-v3
+# agents; the terminal game and the web app build their games with it.  One rule, where the envs keep it.
+observation_for = opponents.observation_for
 
 
 def _colour_averaged(policy, game, name: str):
