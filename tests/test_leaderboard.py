@@ -209,6 +209,20 @@ def test_a_best_response_warm_starts_from_a_bot_by_cloning_it(tmp_path, capsys):
             best_response.main(bad)
 
 
+def test_a_best_response_on_colours_trains_on_renamed_colours_and_plays_averaged_over_them(tmp_path):
+    from training import best_response
+    out = tmp_path / "br.jsonl"
+    assert best_response.main(["greedy", "--start-from", "ppo-standard_en-2p", "--colours", "--n-envs", "64",
+                               "--n-steps", "8", "--batch-size", "256", "--total-steps", "512", "--rounds", "32",
+                               "--learning-rate", "5e-5", "--ent-coef", "0.001", "--runs-dir", str(tmp_path),
+                               "--out", str(out), "--no-progress"]) == 0
+    line = json.loads(out.read_text())
+    assert line["play"] == "colour_average" and line["hyperparameters"]["colour_augment"] is True
+    assert line["hyperparameters"]["learning_rate"] == 5e-5 and line["hyperparameters"]["ent_coef"] == 0.001
+    run = tmp_path / "br-greedy-standard_en-2p-from-ppo-standard_en-2p-colours"
+    assert json.loads((run / "config.json").read_text())["colour_augment"] is True
+
+
 def _page_stub() -> dict:
     """The least a leaderboard JSON holds for ``render``: no tables."""
     return {"protocol": {"seed_range": seeds.LEADERBOARD.as_dict(), "rounds": 20000, "batch_size": 512,
