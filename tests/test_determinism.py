@@ -136,3 +136,38 @@ def test_autoreset_reports_every_finished_round_exactly_once(rules):
     st = game.state
     assert not st.game_over.any() and reported.sum() > 64 * 20
     assert np.array_equal(reported + ((st.phase == OVER) & (st.winner >= 0)), st.rounds)
+
+
+def _random_play(game, steps, seed=3):
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        m = game.legal_mask()
+        game.step((rng.random(m.shape) * m).argmax(1))
+    return game
+
+
+@pytest.mark.parametrize("preset", ["standard_en", "flip_jp"])
+def test_a_pickled_game_goes_on_exactly_as_the_original(preset):
+    game = _random_play(VecGame(preset, num_players=2, batch_size=32, seed=9, observation="v3"), 40)
+    copy = pickle.loads(pickle.dumps(game))
+    _random_play(game, 60, seed=4), _random_play(copy, 60, seed=4)
+    assert pickle.dumps(game.state) == pickle.dumps(copy.state)
+    assert np.array_equal(game.observe(), copy.observe())
+
+
+def test_a_pickled_engine_keeps_its_configuration_not_its_tables_and_rebuilds_them_on_load():
+    """A training checkpoint pickles its games; the engine's tables are rebuilt from the configuration when
+    it loads, so a checkpoint written before a table was added resumes with the tables of the code that loads
+    it (flip2p's checkpoint lacked ``F_TURNED_COLOR`` and failed at its first Flip card)."""
+    engine = VecGame("flip_jp", num_players=2, batch_size=4, seed=0).engine
+    engine.chain_window = 16  # an engine setting travels with it
+    state = engine.__getstate__()
+    assert "F_TURNED_COLOR" not in state and "F_SYM" not in state and state["P"] == 2
+    loaded = pickle.loads(pickle.dumps(engine))
+    assert loaded.chain_window == 16 and loaded.config == engine.config
+    assert np.array_equal(loaded.F_TURNED_COLOR, engine.F_TURNED_COLOR)
+    old = dict(engine.__dict__)  # the whole dict, as a checkpoint of an older version holds it ...
+    del old["F_TURNED_COLOR"]  # ... without a table added since
+    rebuilt = type(engine).__new__(type(engine))
+    rebuilt.__setstate__(old)
+    assert np.array_equal(rebuilt.F_TURNED_COLOR, engine.F_TURNED_COLOR) and rebuilt.memory_tables is None

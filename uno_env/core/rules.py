@@ -90,6 +90,20 @@ class Engine(RuleTables):
         # the look-up tables of the table's memory hooks (``core.memory``), built when a state keeps a memory
         self.memory_tables: MemoryTables | None = None
 
+    def __getstate__(self) -> dict:
+        """A pickle (a training checkpoint's games) keeps the configuration and the engine's own settings, not
+        the tables, which are built from them: loaded by a later version of the package, the engine gets that
+        version's tables (a checkpoint written before a table was added resumes instead of failing mid-step)."""
+        tables = RuleTables.__dataclass_fields__
+        state = {k: v for k, v in self.__dict__.items() if k not in tables}
+        state.update(config=self.config, P=self.P, memory_tables=None)  # the memory's tables: built when needed
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        settings = {k: v for k, v in state.items() if k not in RuleTables.__dataclass_fields__}
+        Engine.__init__(self, state["config"], state["P"])
+        self.__dict__.update(settings, memory_tables=None)
+
     @property
     def memory(self) -> MemoryTables | None:
         """The memory's tables once a state of this engine keeps the table's memory (observation v3), else
