@@ -1,0 +1,25 @@
+"""research.play_profile: counts of each player's moves by kind, with the hands at that moment."""
+
+from research.play_profile import kind_of, profile
+from uno_env import VecGame
+
+
+def test_a_move_is_named_by_its_card_or_its_action():
+    engine = VecGame("solo_bga", 2, batch_size=1, seed=0).engine
+    ids = engine.actions.index
+    assert kind_of(engine, ids["play R5"]) == "number"
+    assert kind_of(engine, ids["play RX @1"]) == "swap" and kind_of(engine, ids["play WX"]) == "swap in turn"
+    assert kind_of(engine, ids["play W+4 G"]) == "wild draw four" and kind_of(engine, ids["draw"]) == "draw"
+
+
+def test_every_decision_is_counted_once_and_every_round_has_its_winner():
+    out = profile(["greedy", "random"], "solo_bga", 2, rounds=40, seed=7_000_000, batch=16)
+    assert out["rounds"] == 40
+    seen = out["players_profile"]
+    assert sum(p["round_wins"] for p in seen.values()) == 40  # solo_bga rounds end with a winner
+    for p in seen.values():
+        assert sum(m["count"] for m in p["moves"].values()) == p["decisions"] > 0
+        assert abs(sum(m["share"] for m in p["moves"].values()) - 1) < 1e-3
+        for kind in ("swap", "swap in turn"):
+            if kind in p["moves"]:
+                assert "cards_shed_by_exchange" in p["moves"][kind]
