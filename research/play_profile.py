@@ -50,7 +50,8 @@ def profile(names: list[str], rules: str, players: int, rounds: int, seed: int, 
     layouts: dict = {}
     rng = np.random.default_rng(seed)
     rotation = np.arange(B) % players
-    stats: dict = defaultdict(lambda: defaultdict(lambda: {"n": 0, "own": 0, "least_other": 0, "gain": 0, "could_play": 0}))
+    stats: dict = defaultdict(lambda: defaultdict(
+        lambda: {"n": 0, "own": 0, "least_other": 0, "gain": 0, "could_play": 0}))
     decisions: dict = defaultdict(int)
     wins: dict = defaultdict(int)
     started, done = B, 0
