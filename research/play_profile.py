@@ -24,11 +24,9 @@ import numpy as np
 
 from uno_env import VecGame
 from uno_env.core.actions import PLAY
-from uno_env.core.cards import DRAW_TWO, REVERSE, SKIP, SWAP, SWAP_IN_TURN, WILD, WILD_DRAW_FOUR
+from uno_env.core.cards import symbol_name
 from uno_env.core.state import OVER
 
-SYMBOLS = {SKIP: "skip", REVERSE: "reverse", DRAW_TWO: "draw two", WILD: "wild", WILD_DRAW_FOUR: "wild draw four",
-           SWAP: "swap", SWAP_IN_TURN: "swap in turn"}
 EXCHANGES = ("swap", "swap in turn")
 
 
@@ -37,7 +35,8 @@ def kind_of(engine, action: int) -> str:
     t = engine.actions
     if t.kind[action] != PLAY:
         return t.names[action].split(" ")[0]
-    return SYMBOLS.get(int(engine.F_SYM[t.face[action]]), "number")
+    name = symbol_name(int(engine.F_SYM[t.face[action]]))
+    return "number" if name.startswith("number") else name.replace("_", " ")
 
 
 def profile(names: list[str], rules: str, players: int, rounds: int, seed: int, batch: int = 512) -> dict:

@@ -10,6 +10,9 @@ def test_a_move_is_named_by_its_card_or_its_action():
     assert kind_of(engine, ids["play R5"]) == "number"
     assert kind_of(engine, ids["play RX @1"]) == "swap" and kind_of(engine, ids["play WX"]) == "swap in turn"
     assert kind_of(engine, ids["play W+4 G"]) == "wild draw four" and kind_of(engine, ids["draw"]) == "draw"
+    flip = VecGame("flip_jp", 2, batch_size=1, seed=0).engine
+    kinds = {kind_of(flip, a) for a in range(flip.actions.size)}
+    assert {"flip", "draw one", "draw five", "skip everyone", "wild draw color"} <= kinds
 
 
 def test_every_decision_is_counted_once_and_every_round_has_its_winner():
