@@ -152,11 +152,18 @@ def test_the_committed_leaderboard_follows_the_protocol():
     p = data["protocol"]
     assert data["quick"] is False and p["rounds"] >= leaderboard.ROUNDS
     assert seeds.LEADERBOARD.span(p["seed"], p["batch_size"])
-    assert [(t["rules"], t["players"]) for t in data["tables"]] == [
-        (r, n) for r in leaderboard.PRESETS for n in leaderboard.SIZES]
+    # the whole protocol, or a part of it that the page names as not measured yet
+    assert set(p["presets"]) <= set(leaderboard.PRESETS) and set(p["sizes"]) <= set(leaderboard.SIZES)
+    assert [(t["rules"], t["players"]) for t in data["tables"]] == [(r, n) for r in p["presets"] for n in p["sizes"]]
+    import agents
     for t in data["tables"]:
         check_table(t, p["rounds"])
-    assert leaderboard.render(data).count("### ") == len(data["tables"])
+        assert t["entrants"][:3] == list(leaderboard.BOTS)
+        assert set(t["entrants"][3:]) <= set(agents.shipped())  # no agent that is not shipped any more
+    page = leaderboard.render(data)
+    assert page.count("### ") == len(data["tables"])
+    complete = set(p["presets"]) == set(leaderboard.PRESETS) and set(p["sizes"]) == set(leaderboard.SIZES)
+    assert ("**Not measured yet**" in page) != complete
 
 
 def test_a_best_response_trains_resumes_and_reports_a_win_rate_on_held_out_seeds(tmp_path, capsys):
@@ -221,6 +228,14 @@ def test_a_best_response_on_colours_trains_on_renamed_colours_and_plays_averaged
     assert line["hyperparameters"]["learning_rate"] == 5e-5 and line["hyperparameters"]["ent_coef"] == 0.001
     run = tmp_path / "br-greedy-standard_en-2p-from-ppo-standard_en-2p-colours"
     assert json.loads((run / "config.json").read_text())["colour_augment"] is True
+
+
+def test_the_page_says_which_tables_a_partial_run_left_out():
+    full = leaderboard.render(_page_stub())
+    assert "Not measured yet" not in full
+    part = leaderboard.render({**_page_stub(), "protocol": {**_page_stub()["protocol"], "sizes": [2],
+                                                           "presets": ["standard_en", "flip_jp"]}})
+    assert "**Not measured yet**: the 4-player tables and the presets `standard_ru`, `house_cn`, `solo_bga`" in part
 
 
 def _page_stub() -> dict:

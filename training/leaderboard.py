@@ -335,6 +335,24 @@ def _start(br: dict, agent: str) -> str:
     return "" if start is None else ", from it" if start == agent else f", from `{start}`"
 
 
+def _coverage(p: dict) -> list[str]:
+    """A paragraph saying which tables of the protocol this run left out (none: no paragraph)."""
+    sizes, presets = p.get("sizes", SIZES), p.get("presets", PRESETS)
+    missing_sizes = [n for n in SIZES if n not in sizes]
+    missing_presets = [r for r in PRESETS if r not in presets]
+    if not missing_sizes and not missing_presets:
+        return []
+    parts = []
+    if missing_sizes:
+        parts.append(f"the {' and '.join(map(str, missing_sizes))}-player tables")
+    if missing_presets:
+        parts.append("the presets " + ", ".join(f"`{r}`" for r in missing_presets))
+    return [f"**Not measured yet**: {' and '.join(parts)} (this run played "
+            f"{', '.join(f'`{r}`' for r in presets)} at {' and '.join(map(str, sizes))} players; "
+            "`python -m training.leaderboard --resume` plays the whole protocol and keeps the matches already "
+            "played).", ""]
+
+
 def render(data: dict) -> str:
     """``docs/leaderboard.md`` from the leaderboard's JSON."""
     p = data["protocol"]
@@ -351,6 +369,7 @@ def render(data: dict) -> str:
         f"(commit `{data.get('commit') or '?'}`, {data['created'][:10]}, {data['seconds'] / 60:.0f} minutes on "
         f"{data['machine']['cpus']} CPUs){quick}.",
         "",
+        *_coverage(p),
         "## How it is measured { #protocol }",
         "",
         "* **Who plays**: `random`, `greedy` and `heuristic` (the scripted bots, on every table) and every "
