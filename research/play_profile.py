@@ -3,7 +3,7 @@
     python -m research.play_profile ppo-solo_bga-2p heuristic --rules solo_bga --rounds 4000 --seed 7000000 \
         --out results/play_profile/profile.jsonl
 
-Plays ``--rounds`` seat-rotated rounds (the batched core, as ``training.evaluate`` plays them) and, for every
+Plays ``--rounds`` seat-rotated rounds (``training.evaluate.play_match``, watching its decisions) and, for every
 decision of each player, notes the move's kind (a number card, each action card, draw, keep, pass, ...), the
 player's own hand size and the other hands' smallest size (and, for a draw or a pass, whether a card could
 have been played instead).  It prints, per player and kind, how often it was
@@ -18,14 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections import defaultdict
 
 import numpy as np
 
-from uno_env import VecGame
 from uno_env.core.actions import PLAY
 from uno_env.core.cards import symbol_name
-from uno_env.core.state import OVER
 
 EXCHANGES = ("swap", "swap in turn")
 
@@ -39,72 +36,56 @@ def kind_of(engine, action: int) -> str:
     return "number" if name.startswith("number") else name.replace("_", " ")
 
 
+FIELDS = ("n", "own", "least_other", "gain", "could_play")
+
+
 def profile(names: list[str], rules: str, players: int, rounds: int, seed: int, batch: int = 512) -> dict:
-    import agents
-    from uno_env.learner import observer_for
-    game = VecGame(rules, players, batch_size=min(batch, rounds), seed=seed, autoreset=False, observation="v3")
-    st, engine, B = game.state, game.engine, game.batch_size
+    """Play the match with ``training.evaluate.play_match`` and tally each decision as it watches them."""
+    from training.evaluate import play_match
+    from uno_env import VecGame
+
+    engine = VecGame(rules, players, batch_size=1, seed=seed).engine
+    kinds = sorted({kind_of(engine, a) for a in range(engine.actions.size)})
+    kind_index = np.array([kinds.index(kind_of(engine, a)) for a in range(engine.actions.size)])
+    is_play = engine.actions.kind == PLAY
     lineup = (list(names) + [names[-1]] * players)[:players]
-    objs = {n: agents.load(n, game=game, seed=seed) for n in dict.fromkeys(lineup)}
-    layouts: dict = {}
-    rng = np.random.default_rng(seed)
-    rotation = np.arange(B) % players
-    stats: dict = defaultdict(lambda: defaultdict(
-        lambda: {"n": 0, "own": 0, "least_other": 0, "gain": 0, "could_play": 0}))
-    decisions: dict = defaultdict(int)
-    wins: dict = defaultdict(int)
-    started, done = B, 0
-    active = np.ones(B, bool)
-    while active.any():
-        rows = np.flatnonzero(active)
-        over = st.phase[rows] == OVER
-        if not over.any():
-            seats = st.actor[rows].astype(np.int64)
-            who = np.array([lineup[s] for s in (seats - rotation[rows]) % players])
-            actions = np.empty(rows.size, np.int64)
-            for n in objs:
-                i = np.flatnonzero(who == n)
-                if i.size:
-                    obs = observer_for(game, objs[n], layouts).observe(st, rows[i], seats[i])
-                    actions[i] = objs[n].act(obs, st.mask[rows[i]], rng)
-            sizes = st.hands[rows].sum(-1)  # (n, P) cards in each hand
-            could_play = st.mask[rows][:, engine.actions.kind == PLAY].any(1)  # a card could have been played
-            own = sizes[np.arange(rows.size), seats]
-            others = np.where(np.arange(players)[None] == seats[:, None], 1 << 30, sizes).min(1)
-            for j, a in enumerate(actions):
-                s = stats[who[j]][kind_of(engine, int(a))]
-                s["n"] += 1
-                s["own"] += int(own[j])
-                s["least_other"] += int(others[j])
-                s["gain"] += int(own[j]) - 1 - int(others[j])  # exchanged after the card leaves the hand
-                s["could_play"] += bool(could_play[j])
-                decisions[who[j]] += 1
-            out = engine.step_rows(st, rows, actions)
-            ended = rows[out.round_over]
-        else:
-            ended = rows[over]
-        for r in ended:
-            if st.winner[r] >= 0:
-                wins[lineup[(int(st.winner[r]) - rotation[r]) % players]] += 1
-        done += ended.size
-        again = ended[: max(0, rounds - started)]  # new rounds until ``rounds`` have started (as play_match)
-        if again.size:
-            game.next_round(again)
-            rotation[again] = np.arange(started, started + again.size) % players
-            started += again.size
-        active[np.setdiff1d(ended, again)] = False
-    out = {"rules": rules, "players": players, "rounds": done, "seed": seed, "lineup": lineup, "players_profile": {}}
-    for n in objs:
-        kinds = {}
-        for k, s in sorted(stats[n].items(), key=lambda kv: -kv[1]["n"]):
-            row = {"share": round(s["n"] / max(1, decisions[n]), 4), "count": s["n"],
-                   "own_hand": round(s["own"] / s["n"], 2), "least_other_hand": round(s["least_other"] / s["n"], 2)}
-            if k in ("draw", "pass"):
-                row["while_a_card_was_playable"] = round(s["could_play"] / s["n"], 4)
-            if k in EXCHANGES:
-                row["cards_shed_by_exchange"] = round(s["gain"] / s["n"], 2)
-            kinds[k] = row
-        out["players_profile"][n] = {"decisions": decisions[n], "round_wins": wins[n], "moves": kinds}
+    distinct = list(dict.fromkeys(lineup))
+    player_of_slot = np.array([distinct.index(n) for n in lineup])
+    tally = np.zeros((len(FIELDS), len(distinct), len(kinds)), np.int64)
+
+    def watch(st, rows, seats, slots, actions) -> None:
+        sizes = st.hands[rows].sum(-1)  # (n, P) cards in each hand
+        n = np.arange(rows.size)
+        own = sizes[n, seats]
+        sizes[n, seats] = np.iinfo(sizes.dtype).max
+        least_other = sizes.min(1)
+        cell = (player_of_slot[slots], kind_index[actions])
+        for f, value in enumerate((1, own, least_other,
+                                   own - 1 - least_other,  # an exchange swaps after the card leaves the hand
+                                   st.mask[rows][:, is_play].any(1))):  # a card could have been played
+            np.add.at(tally[f], cell, value)
+
+    res = play_match(lineup, rules, players, rounds, seed=seed, batch_size=batch, ratings=False, watch=watch)
+    wins = np.zeros(len(distinct), np.int64)
+    np.add.at(wins, player_of_slot, [e.wins for e in res.entries])
+    out = {"rules": rules, "players": players, "rounds": res.games, "seed": seed, "lineup": lineup,
+           "players_profile": {}}
+    for p, name in enumerate(distinct):
+        t = {f: tally[k, p] for k, f in enumerate(FIELDS)}
+        decisions = int(t["n"].sum())
+        moves = {}
+        for k in np.argsort(-t["n"], kind="stable"):
+            c = int(t["n"][k])
+            if c == 0:
+                continue
+            row = {"share": round(c / decisions, 4), "count": c, "own_hand": round(t["own"][k] / c, 2),
+                   "least_other_hand": round(t["least_other"][k] / c, 2)}
+            if kinds[k] in ("draw", "pass"):
+                row["while_a_card_was_playable"] = round(t["could_play"][k] / c, 4)
+            if kinds[k] in EXCHANGES:
+                row["cards_shed_by_exchange"] = round(t["gain"][k] / c, 2)
+            moves[kinds[k]] = row
+        out["players_profile"][name] = {"decisions": decisions, "round_wins": int(wins[p]), "moves": moves}
     return out
 
 

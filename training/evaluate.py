@@ -103,7 +103,7 @@ def _load_agents(names: list[str], game, seed: int | None):
 
 def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: int = 1000,
                seed: int = 0, batch_size: int = 512, episode: str = "round", ratings: bool | None = None,
-               progress: bool = False, record=None, per_game: bool = False, **options) -> MatchResult:
+               progress: bool = False, record=None, per_game: bool = False, watch=None, **options) -> MatchResult:
     """Play ``games`` seat-rotated games between the agents of ``lineup`` (names or agents).
 
     ``lineup`` lists the agent of each seat slot; when shorter than ``num_players`` its last entry
@@ -111,7 +111,10 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     as a game record (``uno_env.records``, docs/records.md), or a ``RecordWriter``.  ``per_game``: keep
     each game's winning slot and points (``MatchResult.game_winners``, ``game_points``), for ratings over
     several matches.  ``MatchResult.costs`` gives each distinct agent's decisions and the seconds they took
-    (its observations and ``act`` calls, batched as the match plays them).
+    (its observations and ``act`` calls, batched as the match plays them).  ``watch``: a callable
+    ``watch(state, rows, seats, slots, actions)`` shown each batch of decisions before it is applied (the
+    seat slot of each row's actor, an index into ``lineup``), to study what the agents do; it must not
+    change the state.
     """
     from uno_env import VecGame
     from uno_env.core.state import OVER
@@ -182,6 +185,8 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
                 actions[i] = agent_objs[k].act(obs, st.mask[rows[i]], rng)
                 act_seconds[k] += time.perf_counter() - t_act
                 decisions[k] += i.size
+            if watch is not None:
+                watch(st, rows, seats, slots, actions)
             if recorder is not None:
                 recorder.act(rows, seats, actions)
             out = engine.step_rows(st, rows, actions)
