@@ -158,7 +158,8 @@ def _fine_tune(preset: str, players: int, name: str, seed: int, steps: int, leng
                          f"on renamed colours ({detail})"),))
 
 
-def _cloned(preset: str, players: int, name: str, seed: int, colours: bool) -> Recipe:
+def _cloned(preset: str, players: int, name: str, seed: int, colours: bool,
+            later: tuple[tuple[int, str], ...] = (), later_about: str = "") -> Recipe:
     """A preset whose layouts no trained agent fits: clone ``heuristic``'s play (1M decisions), then PPO against
     it to 6M steps; on renamed colours and played colour-averaged where the deck is one-sided (``colours``)."""
     rollout = "--n-steps 32 --batch-size 4096" if players == 2 else "--n-steps 64 --batch-size 8192"
@@ -171,9 +172,9 @@ def _cloned(preset: str, players: int, name: str, seed: int, colours: bool) -> R
         agent=f"ppo-{preset}-{players}p",
         note=f"heuristic's play cloned, then PPO against {against}",
         ship="--colour-average" if colours else "",
-        steps=(Run(name, args, 6000000,
+        steps=(Run(name, args, 6000000, later=later,
                    about=f"clone heuristic's play on {where} (1M decisions, 8 passes), then train with PPO against "
-                         f"{against} to 6M steps (learning rate 2e-4, seed {seed})"),))
+                         f"{against} to 6M steps (learning rate 2e-4, seed {seed}){later_about}"),))
 
 
 RECIPES = {r.agent: r for r in (
@@ -248,7 +249,10 @@ RECIPES = {r.agent: r for r in (
     # flip_jp's two-sided deck has its own layouts (2,154 inputs at 2 players), and solo_bga's deck (112 cards, its
     # own action cards) changes both layouts: no trained agent fits, so the network first clones heuristic's play;
     # solo_bga's deck is one-sided, so it trains on renamed colours and plays colour-averaged
-    _cloned("flip_jp", 2, "flip2p", 2501, colours=False),
+    # flip_jp at 2 players: the curve was flat over its last 2M steps at 2e-4 (48% in sampled play), so the
+    # learning rate is lowered for 2M more steps (as the standard_en 4-player agent's was)
+    _cloned("flip_jp", 2, "flip2p", 2501, colours=False, later=((8028160, "--learning-rate 1e-4"),),
+            later_about=", then 1e-4 to 8M steps"),
     _cloned("flip_jp", 4, "flip4p", 2701, colours=False),
     _cloned("solo_bga", 2, "solo2p", 2601, colours=True),
     _cloned("solo_bga", 4, "solo4p", 2801, colours=True),
