@@ -250,9 +250,10 @@ RECIPES = {r.agent: r for r in (
     # own action cards) changes both layouts: no trained agent fits, so the network first clones heuristic's play;
     # solo_bga's deck is one-sided, so it trains on renamed colours and plays colour-averaged
     # flip_jp at 2 players: the curve was flat over its last 2M steps at 2e-4 (48% in sampled play), so the
-    # learning rate is lowered for 2M more steps (as the standard_en 4-player agent's was)
-    _cloned("flip_jp", 2, "flip2p", 2501, colours=False, later=((8028160, "--learning-rate 1e-4"),),
-            later_about=", then 1e-4 to 8M steps"),
+    # learning rate is lowered twice, 2M steps each (as the standard_en 4-player agent's was); 1e-4 lifted it to
+    # 49.5-50%
+    _cloned("flip_jp", 2, "flip2p", 2501, colours=False, later=((8028160, "--learning-rate 1e-4"), (10027008, "--learning-rate 5e-5")),
+            later_about=", then 1e-4 to 8M steps and 5e-5 to 10M"),
     _cloned("flip_jp", 4, "flip4p", 2701, colours=False),
     _cloned("solo_bga", 2, "solo2p", 2601, colours=True),
     _cloned("solo_bga", 4, "solo4p", 2801, colours=True),
