@@ -53,11 +53,18 @@ def test_every_win_rate_quoted_comes_from_a_held_out_evaluation_with_its_interva
     assert len(re.findall(r"^\| `", agents, flags=re.M)) == len(played) >= 3
     # every preset's 2- and 4-player agent has a row, measured or saying it is not
     assert len(re.findall(r"^\| `", presets, flags=re.M)) == 2 * len(targets.PRESET_TARGETS)
-    for preset in targets.PRESET_TARGETS:
-        for players in (2, 4):
+    for preset, goals in targets.PRESET_TARGETS.items():
+        for players, (rate, _low) in zip((2, 4), goals):
             name = targets.preset_match(preset, players)
             if (targets.HELD_OUT / name / "results.json").is_file():
-                assert targets.win(name) in presets
+                assert targets.preset_measured(targets.evaluation(name), rate) in presets
+
+
+def test_a_figure_short_of_its_target_by_less_than_the_rounding_is_shown_precisely():
+    e = {"rate": 0.264975, "lo": 0.2607, "hi": 0.2693, "games": 40000}
+    assert targets.preset_measured(e, 0.265) == "26.498% (26.1% to 26.9%), 10,599 won of 40,000 rounds"
+    assert targets.preset_measured({**e, "rate": 0.2651}, 0.265) == "26.5% (26.1% to 26.9%), 40,000 rounds"
+    assert targets.preset_measured({**e, "rate": 0.262}, 0.265) == "26.2% (26.1% to 26.9%), 40,000 rounds"
 
 
 def test_a_preset_agent_not_measured_is_not_met(monkeypatch, tmp_path):
@@ -81,3 +88,14 @@ def test_a_status_follows_from_the_figures(monkeypatch, rate, lo, status):
 def test_a_file_without_the_markers_is_refused_with_what_is_missing(tmp_path):
     with pytest.raises(ValueError, match="must hold the table's markers once each"):
         targets.rewrite("no table here\n", ROOT / "README.md")
+
+
+def test_an_agent_short_of_its_target_links_to_the_measured_reason_and_the_link_resolves():
+    training = (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
+    for (preset, players), anchor in targets.SHORT_OF_TARGET.items():
+        assert "{ " + anchor + " }" in training, anchor  # the heading the row points to exists
+    short = [r for r in targets.presets_table().splitlines() if "**not met**" in r and "not measured" not in r]
+    for row in short:
+        preset, players = row.split("|")[1].strip().strip("`"), int(row.split("|")[2])
+        assert (preset, players) in targets.SHORT_OF_TARGET, f"{preset} at {players} players: say what limits it"
+        assert f"[what limits it]({targets.SHORT_OF_TARGET[preset, players]})" in row

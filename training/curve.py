@@ -1,7 +1,7 @@
 """A run's learning curve from its TensorBoard scalars: the learner's mean training win rate per N steps.
 
     python -m training.curve runs/recipe-ppo-flip_jp-2p/flip2p --agent ppo-flip_jp-2p \\
-        --out results/in_training/flip2p/curve.json
+        --out results/v3_agents/run_records/flip2p/curve.json
 
 ``ppo_lean`` writes ``rollout/win_rate`` (the share of the rollout's finished rounds the learner won, sampled
 play against its training opponents) to ``RUN/tb`` after every rollout.  This groups the rollouts into
