@@ -297,7 +297,10 @@ def run(presets=PRESETS, sizes=SIZES, rounds: int = ROUNDS, batch: int = BATCH, 
     return {
         "format": FORMAT,
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "commit": _commit(), "command": command, "quick": quick, "seconds": round(time.time() - t0, 1),
+        # the matches' own seconds, summed: with --resume a call plays only some of them
+        "commit": _commit(), "command": command, "quick": quick,
+        "seconds": round(sum(m["seconds"] for t in tables for m in t["matches"]), 1),
+        "seconds_this_call": round(time.time() - t0, 1),
         "protocol": {"presets": list(presets), "sizes": list(sizes), "bots": list(BOTS), "rounds": rounds,
                      "episode": "round", "batch_size": batch, "seed": seed, "seed_range": seeds.LEADERBOARD.as_dict(),
                      "kept_apart_from": [r.as_dict() for r in seeds.RANGES if r is not seeds.LEADERBOARD],
@@ -366,8 +369,8 @@ def render(data: dict) -> str:
         "",
         "How strong each scripted bot and each shipped agent is on every preset, at 2 and at 4 players, measured "
         "one fixed way so that figures of different days compare. Produced by `python -m training.leaderboard` "
-        f"(commit `{data.get('commit') or '?'}`, {data['created'][:10]}, {data['seconds'] / 60:.0f} minutes on "
-        f"{data['machine']['cpus']} CPUs){quick}.",
+        f"(commit `{data.get('commit') or '?'}`, {data['created'][:10]}; its matches took {data['seconds'] / 60:.0f} "
+        f"minutes, played one at a time on a machine with {data['machine']['cpus']} CPUs){quick}.",
         "",
         *_coverage(p),
         "## How it is measured { #protocol }",
