@@ -252,7 +252,8 @@ RECIPES = {r.agent: r for r in (
     # flip_jp at 2 players: the curve was flat over its last 2M steps at 2e-4 (48% in sampled play), so the
     # learning rate is lowered twice, 2M steps each (as the standard_en 4-player agent's was); 1e-4 lifted it to
     # 49.5-50%
-    _cloned("flip_jp", 2, "flip2p", 2501, colours=False, later=((8028160, "--learning-rate 1e-4"), (10027008, "--learning-rate 5e-5")),
+    _cloned("flip_jp", 2, "flip2p", 2501, colours=False, later=((8028160, "--learning-rate 1e-4"),
+                                                                  (10027008, "--learning-rate 5e-5")),
             later_about=", then 1e-4 to 8M steps and 5e-5 to 10M"),
     # and at 4 players: 26.2% (25.4%-27.1%) against three heuristic after 6M steps, on 10,000 rounds of training
     # seeds, short of the target's 26.5%: the learning rate lowered for 2M more steps
