@@ -158,10 +158,19 @@ def _fine_tune(preset: str, players: int, name: str, seed: int, steps: int, leng
                          f"on renamed colours ({detail})"),))
 
 
+def _lowered(later: tuple[tuple[int, str], ...]) -> str:
+    """Later sessions that only lower the learning rate, in words: ``, then 1e-4 to 8M steps and 5e-5 to 10M``."""
+    if any(not args.startswith("--learning-rate ") or len(args.split()) != 2 for _, args in later):
+        raise ValueError(f"later sessions of a cloned recipe may only set --learning-rate, got {later!r}")
+    parts = [f"{args.removeprefix('--learning-rate ')} to {steps / 1e6:.0f}M" for steps, args in later]
+    return f", then {parts[0]} steps" + "".join(f" and {p}" for p in parts[1:]) if parts else ""
+
+
 def _cloned(preset: str, players: int, name: str, seed: int, colours: bool,
-            later: tuple[tuple[int, str], ...] = (), later_about: str = "") -> Recipe:
+            later: tuple[tuple[int, str], ...] = ()) -> Recipe:
     """A preset whose layouts no trained agent fits: clone ``heuristic``'s play (1M decisions), then PPO against
-    it to 6M steps; on renamed colours and played colour-averaged where the deck is one-sided (``colours``)."""
+    it to 6M steps; on renamed colours and played colour-averaged where the deck is one-sided (``colours``);
+    ``later``: sessions after that which lower the learning rate (``(total_steps, "--learning-rate X")``)."""
     rollout = "--n-steps 32 --batch-size 4096" if players == 2 else "--n-steps 64 --batch-size 8192"
     args = (f"--rules {preset} --players {players} --opponents heuristic --observation v3 --n-envs 1024 {rollout} "
             f"--learning-rate 2e-4 --ent-coef 0.003{' --colour-augment' if colours else ''} --distill heuristic "
@@ -174,7 +183,7 @@ def _cloned(preset: str, players: int, name: str, seed: int, colours: bool,
         ship="--colour-average" if colours else "",
         steps=(Run(name, args, 6000000, later=later,
                    about=f"clone heuristic's play on {where} (1M decisions, 8 passes), then train with PPO against "
-                         f"{against} to 6M steps (learning rate 2e-4, seed {seed}){later_about}"),))
+                         f"{against} to 6M steps (learning rate 2e-4, seed {seed}){_lowered(later)}"),))
 
 
 RECIPES = {r.agent: r for r in (
@@ -253,12 +262,10 @@ RECIPES = {r.agent: r for r in (
     # learning rate is lowered twice, 2M steps each (as the standard_en 4-player agent's was); 1e-4 lifted it to
     # 49.5-50%
     _cloned("flip_jp", 2, "flip2p", 2501, colours=False, later=((8028160, "--learning-rate 1e-4"),
-                                                                  (10027008, "--learning-rate 5e-5")),
-            later_about=", then 1e-4 to 8M steps and 5e-5 to 10M"),
+                                                                  (10027008, "--learning-rate 5e-5"))),
     # and at 4 players: 26.2% (25.4%-27.1%) against three heuristic after 6M steps, on 10,000 rounds of training
     # seeds, short of the target's 26.5%: the learning rate lowered for 2M more steps
-    _cloned("flip_jp", 4, "flip4p", 2701, colours=False, later=((8060928, "--learning-rate 1e-4"),),
-            later_about=", then 1e-4 to 8M steps"),
+    _cloned("flip_jp", 4, "flip4p", 2701, colours=False, later=((8060928, "--learning-rate 1e-4"),)),
     _cloned("solo_bga", 2, "solo2p", 2601, colours=True),
     _cloned("solo_bga", 4, "solo4p", 2801, colours=True),
 )}
