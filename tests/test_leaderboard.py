@@ -118,7 +118,7 @@ def test_the_page_is_generated_from_the_json(quick):
         assert f"### {t['players']} players {{ #{t['rules']}-{t['players']}p }}" in page
         for n in t["entrants"]:
             assert f"| `{n}` |" in page
-    assert "60.0% (55.0-65.0), 0.001M samples" in page  # the best response of greedy, in its column
+    assert "60.0% (55.0-65.0), 1,000 samples" in page  # the best response of greedy, in its column
 
 
 def test_exploitability_only_rereads_the_best_responses(quick, tmp_path):
@@ -243,3 +243,8 @@ def _page_stub() -> dict:
     return {"protocol": {"seed_range": seeds.LEADERBOARD.as_dict(), "rounds": 20000, "batch_size": 512,
                          "torch_threads": 1}, "commit": "x", "created": "2000-01-01", "seconds": 0,
             "machine": {"cpus": 2}, "tables": []}
+
+
+def test_a_budget_is_written_in_millions_only_when_whole():
+    assert [leaderboard._samples(n) for n in (1_000_000, 2_000_000, 524_288, 262_144)] == \
+        ["1M", "2M", "524,288", "262,144"]

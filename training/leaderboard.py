@@ -332,6 +332,11 @@ def _cost(c: dict) -> str:
     return f"{s * 1e6:.0f} µs" if s < 1e-3 else f"{s * 1e3:.2f} ms"
 
 
+def _samples(n: int) -> str:
+    """A budget as people write it: ``1M`` or ``2M`` when whole millions, else every digit (``524,288``)."""
+    return f"{n // 1_000_000}M" if n % 1_000_000 == 0 else f"{n:,}"
+
+
 def _start(br: dict, agent: str) -> str:
     """Where a best response started, as a suffix: ``""`` (from scratch), ``", from it"`` or ``", from X"``."""
     start = br.get("start_from") or (agent if br.get("warm_start") else None)
@@ -424,7 +429,7 @@ def render(data: dict) -> str:
                        f"({pp['ci95'][0]:.2f}-{pp['ci95'][1]:.2f}) | {_cost(t['cost_per_decision'][n])} |")
                 if P == 2:
                     br = best_response_for(results, n, rules, P, t.get("fingerprints", {}).get(n))
-                    row += (f" {_pct(br['win_rate'])} ({_ci(br['ci95'])}), {br['budget_steps'] / 1e6:g}M samples"
+                    row += (f" {_pct(br['win_rate'])} ({_ci(br['ci95'])}), {_samples(br['budget_steps'])} samples"
                             f"{_start(br, n)} |" if br else " |")
                 lines.append(row)
             against = "in one seat against three of the column's" if P > 2 else "against the column's"
