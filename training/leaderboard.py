@@ -375,7 +375,7 @@ def render(data: dict) -> str:
         "How strong each scripted bot and each shipped agent is on every preset, at 2 and at 4 players, measured "
         "one fixed way so that figures of different days compare. Produced by `python -m training.leaderboard` "
         f"(commit `{data.get('commit') or '?'}`, {data['created'][:10]}; its matches took {data['seconds'] / 60:.0f} "
-        f"minutes, played one at a time on a machine with {data['machine']['cpus']} CPUs){quick}.",
+        f"minutes in all, each on one CPU of a machine with {data['machine']['cpus']}){quick}.",
         "",
         *_coverage(p),
         "## How it is measured { #protocol }",
