@@ -375,7 +375,7 @@ def render(data: dict) -> str:
         "How strong each scripted bot and each shipped agent is on every preset, at 2 and at 4 players, measured "
         "one fixed way so that figures of different days compare. Produced by `python -m training.leaderboard` "
         f"(commit `{data.get('commit') or '?'}`, {data['created'][:10]}; its matches took {data['seconds'] / 60:.0f} "
-        f"minutes in all, each on one CPU of a machine with {data['machine']['cpus']}){quick}.",
+        f"minutes in all, each match on one CPU of a {data['machine']['cpus']}-CPU machine){quick}.",
         "",
         *_coverage(p),
         "## How it is measured { #protocol }",
