@@ -3,7 +3,8 @@
 ``agents.load(name_or_path, game=..., seed=...)`` returns:
 
 * a scripted bot by name: ``random``, ``greedy``, ``heuristic`` (the last two read the observation
-  layout of the game they play: pass ``game``);
+  layout of the game they play: pass ``game``), or a flawed player, ``heuristic`` with one deliberate flaw
+  (``heuristic-no-uno``, ...: ``agents.flawed``);
 * a shipped trained agent by name: ``ppo-standard_en-2p``, ``ppo-standard_en-4p`` (``agents/models/``);
   an export whose metadata says ``"play": "colour_average"`` (both shipped agents) plays its
   network's mean over the colour renamings (``agents.symmetry.ColourAveraged``); ``agents.policy.PolicyAgent
@@ -38,6 +39,7 @@ from pathlib import Path
 from uno_env import opponents
 from uno_env.opponents import UnknownAgentError
 
+from . import flawed
 from .base import Agent, RandomAgent, check_batch
 from .bots import GreedyAgent, HeuristicAgent
 from .policy import layout_of
@@ -55,7 +57,8 @@ def shipped() -> list[str]:
 
 
 def available() -> list[str]:
-    """Names ``load`` accepts: the bots and the shipped trained agents."""
+    """Names ``load`` accepts: the bots and the shipped trained agents (and the flawed players of
+    ``agents.flawed.names()``, kept out of this list: they are for measuring, not for playing)."""
     return sorted(_BOTS) + shipped()
 
 
@@ -64,7 +67,7 @@ def locate(name_or_path: str | os.PathLike) -> tuple[str, Path | None]:
     ``("export", NAME.json)`` (a shipped name, an exported policy or a train_ppo run folder),
     ``("sb3", .zip)``, ``("rllib", checkpoint folder)``, ``("ensemble", None)`` (names joined by ``+``),
     ``("colours", None)`` (a policy followed by ``~colours``), or ``("unknown", None)``."""
-    if isinstance(name_or_path, str) and name_or_path in _BOTS:
+    if isinstance(name_or_path, str) and (name_or_path in _BOTS or flawed.flaw_of(name_or_path) is not None):
         return "bot", None
     if isinstance(name_or_path, str) and name_or_path in shipped():
         return "export", MODELS / f"{name_or_path}.json"
@@ -90,6 +93,8 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
     if not isinstance(name_or_path, (str, os.PathLike)):
         raise ValueError(f"agents.load takes a name or a path, got {name_or_path!r}")
     kind, path = locate(name_or_path)
+    if kind == "bot" and name_or_path not in _BOTS:
+        return flawed.load(name_or_path, game=game, seed=seed)
     if kind == "bot":
         cls = _BOTS[name_or_path]
         return cls(game=game, seed=seed) if getattr(cls, "needs_game", False) else cls(seed=seed)
@@ -116,7 +121,8 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
         if policy.meta.get("play") == PLAY_COLOUR_AVERAGE:  # the export says how it plays best
             return _colour_averaged(policy, game, policy.name)
         return policy
-    raise UnknownAgentError(f"unknown agent {str(name_or_path)!r}; agents are: {', '.join(available())}, or a "
+    raise UnknownAgentError(f"unknown agent {str(name_or_path)!r}; agents are: {', '.join(available())}, a flawed "
+                            f"player ({', '.join(flawed.names())}), or a "
                             f"path to an exported policy (.json/.pt), an SB3 .zip, a train_ppo run folder or an "
                             f"RLlib checkpoint")
 
@@ -135,7 +141,8 @@ def observation_of(agent) -> str | None:
         layouts = [observation_of(p) for p in agent.split("+")]
         return None if None in layouts else "v3" if "v3" in layouts else "v2"
     if kind == "bot":
-        return _BOTS[agent].observation  # v2: the bots read its slices, the first part of a v3 observation
+        # v2: the bots (and the flawed heuristics) read its slices, the first part of a v3 observation
+        return _BOTS.get(agent, HeuristicAgent).observation
     if kind == "rllib":
         path = path / "uno_rllib.json"
         if not path.is_file():

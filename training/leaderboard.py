@@ -101,9 +101,10 @@ def _fingerprint(name: str, rules: str, players: int) -> str:
     """What an entrant is, for ``--resume`` to know a match played before still stands: the weights of a
     shipped agent, the heuristic's weights on that table, a bot's name."""
     import agents
+    from agents import flawed
     from agents.bots import HeuristicAgent
     h = hashlib.sha256(name.encode())
-    if name == "heuristic":
+    if name == "heuristic" or flawed.flaw_of(name) is not None:
         h.update(json.dumps(HeuristicAgent.params_for(rules, players), sort_keys=True).encode())
     elif name in agents.shipped():
         for suffix in (".json", ".pt"):
@@ -161,10 +162,8 @@ def rate(tables: list[tuple[list[str], np.ndarray]], names: list[str]) -> dict:
 
 # ------------------------------------------------------------------------------------------ a table
 def play_table(rules: str, players: int, rounds: int, batch: int, seed: int, work: Path, resume: bool = False,
-               log=print) -> dict:
-    """Every match of one table, its ratings, points per round and costs."""
-    from training.evaluate import play_match
-
+               log=print, robustness: bool = True) -> dict:
+    """Every match of one table, its ratings, points per round and costs; its robustness table."""
     names = entrants(rules, players)
     folder = work / "matches" / f"{rules}-{players}p"
     records = work / "records" / f"{rules}-{players}p"
@@ -172,27 +171,8 @@ def play_table(rules: str, players: int, rounds: int, batch: int, seed: int, wor
     records.mkdir(parents=True, exist_ok=True)
     matches, rated = [], []
     for agent, opponent in pairings(names, players):
-        stem = f"{agent}_vs_{opponent}"
-        key = {"rules": rules, "players": players, "lineup": [agent, opponent], "rounds": rounds, "batch": batch,
-               "seed": seed, "agent": _fingerprint(agent, rules, players),
-               "opponent": _fingerprint(opponent, rules, players)}
-        done, arrays = folder / f"{stem}.json", folder / f"{stem}.npz"
-        if resume and done.is_file() and arrays.is_file() and json.loads(done.read_text())["key"] == key:
-            match = json.loads(done.read_text())["match"]
-            data = np.load(arrays)
-            winners, points = data["winners"], data["points"]
-            log(f"{rules} {players}p {agent} vs {opponent}: kept from {done}")
-        else:
-            record = records / f"{stem}.jsonl.gz"
-            res = play_match([agent, opponent], rules, players, rounds, seed=seed, batch_size=batch,
-                             ratings=False, per_game=True, record=record)
-            winners, points = res.game_winners, res.game_points
-            match = summarise(res, agent, opponent, seed, record)
-            np.savez_compressed(arrays, winners=winners, points=points)
-            done.write_text(json.dumps({"key": key, "match": match}))
-            e = match["agent_result"]
-            log(f"{rules} {players}p {agent} vs {opponent}: {e['win_rate']:.2%} ({e['ci95'][0]:.2%} - "
-                f"{e['ci95'][1]:.2%}) over {match['rounds']} rounds, {res.seconds:.0f} s")
+        match, winners, points = _match([agent, opponent], rules, players, rounds, batch, seed, folder, records,
+                                        resume, log)
         matches.append(match)
         rated.append(([agent] + [opponent] * (players - 1), winners, points))
     ratings = rate([(s, w) for s, w, _ in rated], names)
@@ -223,20 +203,94 @@ def play_table(rules: str, players: int, rounds: int, batch: int, seed: int, wor
         if players == 2:
             head[b][a] = {k: m["opponent_result"][k] for k in ("win_rate", "ci95", "wins", "rounds")}
     order = sorted(names, key=lambda n: -ratings[n]["ordinal"])
-    return {"rules": rules, "players": players, "entrants": names, "ranking": order, "fair_share": 1 / players,
-            "fingerprints": {n: _fingerprint(n, rules, players) for n in names},
-            "matches": matches, "head_to_head": head, "ratings": ratings, "points_per_round": ppr,
-            "cost_per_decision": cost}
+    out = {"rules": rules, "players": players, "entrants": names, "ranking": order, "fair_share": 1 / players,
+           "fingerprints": {n: _fingerprint(n, rules, players) for n in names},
+           "matches": matches, "head_to_head": head, "ratings": ratings, "points_per_round": ppr,
+           "cost_per_decision": cost}
+    if robustness:
+        out["robustness"] = play_robustness(rules, players, names, rounds, batch, seed, work, resume, log)
+    return out
 
 
-def summarise(res, agent: str, opponent: str, seed: int, record: Path) -> dict:
+def _match(lineup: list[str], rules: str, players: int, rounds: int, batch: int, seed: int, folder: Path,
+           records: Path | None, resume: bool, log) -> tuple[dict, np.ndarray, np.ndarray]:
+    """One match (``lineup``: the agent's seat, then the others'; a lineup of two fills the other seats with its
+    second entrant), played or, with ``resume``, kept from ``folder`` when played before with the same protocol
+    and the same entrants; its summary, each round's winning seat slot and points."""
+    from training.evaluate import play_match
+
+    agent, opponent = lineup[0], lineup[1]
+    full = list(lineup) + [lineup[-1]] * (players - len(lineup))
+    stem = "_vs_".join(dict.fromkeys(full))
+    key = {"rules": rules, "players": players, "lineup": list(lineup), "rounds": rounds, "batch": batch,
+           "seed": seed, "agent": _fingerprint(agent, rules, players),
+           "opponent": _fingerprint(opponent, rules, players)}
+    if len(set(full[1:])) > 1:
+        key["others"] = [_fingerprint(n, rules, players) for n in full[1:]]
+    done, arrays = folder / f"{stem}.json", folder / f"{stem}.npz"
+    if resume and done.is_file() and arrays.is_file() and json.loads(done.read_text())["key"] == key:
+        match = json.loads(done.read_text())["match"]
+        data = np.load(arrays)
+        log(f"{rules} {players}p {' vs '.join(dict.fromkeys(full))}: kept from {done}")
+        return match, data["winners"], data["points"]
+    record = None if records is None else records / f"{stem}.jsonl.gz"
+    res = play_match(full, rules, players, rounds, seed=seed, batch_size=batch, ratings=False, per_game=True,
+                     record=record)
+    match = summarise(res, agent, opponent, seed, record)
+    if full[1:] != [opponent] * (players - 1):
+        match["lineup"] = full
+    np.savez_compressed(arrays, winners=res.game_winners, points=res.game_points)
+    done.write_text(json.dumps({"key": key, "match": match}))
+    e = match["agent_result"]
+    log(f"{rules} {players}p {' vs '.join(dict.fromkeys(full))}: {e['win_rate']:.2%} ({e['ci95'][0]:.2%} - "
+        f"{e['ci95'][1]:.2%}) over {match['rounds']} rounds, {res.seconds:.0f} s")
+    return match, res.game_winners, res.game_points
+
+
+def play_robustness(rules: str, players: int, names: list[str], rounds: int, batch: int, seed: int, work: Path,
+                    resume: bool = False, log=print) -> dict:
+    """Every entrant against every flawed player of the preset (``agents.flawed.gauntlet``): at 2 players one
+    against the other, at more the entrant in one seat, the flawed player in the next and ``heuristic`` in the
+    others.  ``heuristic``'s own row is the reference: what the unflawed bot wins against each flaw."""
+    from agents import flawed
+
+    folder = work / "robustness" / f"{rules}-{players}p"
+    folder.mkdir(parents=True, exist_ok=True)
+    players_ = flawed.gauntlet(rules)
+    results: dict = {n: {} for n in names}
+    matches = []
+    for entrant in names:
+        for f in players_:
+            lineup = [entrant, f] + ["heuristic"] * (players - 2)
+            match, _, _ = _match(lineup, rules, players, rounds, batch, seed, folder, None, resume, log)
+            matches.append(match)
+            results[entrant][f] = {k: match["agent_result"][k] for k in ("win_rate", "ci95", "wins", "rounds")}
+    return {"flawed": players_, "held_out": [f for f in players_ if flawed.flaw_of(f).held_out],
+            "reference": "heuristic", "results": results,
+            "seconds": round(sum(m["seconds"] for m in matches), 1),
+            "fingerprints": {f: _fingerprint(f, rules, players) for f in players_}}
+
+
+def shortfalls(robustness: dict, entrant: str, tolerance: float = 0.01) -> dict[str, float]:
+    """The flawed players against which ``entrant`` wins more than ``tolerance`` below the reference (the target:
+    at least the reference minus one point), with the shortfall."""
+    ref = robustness["results"].get(robustness["reference"], {})
+    mine = robustness["results"].get(entrant, {})
+    out = {}
+    for f, r in mine.items():
+        if f in ref and r["win_rate"] < ref[f]["win_rate"] - tolerance:
+            out[f] = ref[f]["win_rate"] - r["win_rate"]
+    return out
+
+
+def summarise(res, agent: str, opponent: str, seed: int, record: Path | None) -> dict:
     """One match's figures: the agent's seat, and the opponent's seats (one at 2 players, pooled at more)."""
     P = res.players
     ok = res.game_winners >= 0
     n = int(ok.sum())
     out = {"agent": agent, "opponent": opponent, "lineup": [agent] + [opponent] * (P - 1), "rounds": n,
            "void_rounds": res.void_games, "seed": seed, "seconds": round(res.seconds, 1), "costs": res.costs,
-           "records": _rel(record)}
+           "records": None if record is None else _rel(record)}
     for key, slots in (("agent_result", [0]), ("opponent_result", list(range(1, P)))):
         wins = int(sum(res.entries[s].wins for s in slots))
         seat_rounds = n * len(slots)
@@ -444,6 +498,8 @@ def render(data: dict) -> str:
                     cells.append("-" if h is None else f"{_pct(h['win_rate'])} ({_ci(h['ci95'])})")
                 lines.append(f"| `{a}` | " + " | ".join(cells) + " |")
             lines.append("")
+            if t.get("robustness"):
+                lines += robustness_lines(t)
     shown = [r for r in results if not any(t["rules"] == r.get("rules") and t["players"] == r.get("players")
                                            and r.get("agent") in t["entrants"] for t in data["tables"])]
     if results:
@@ -458,6 +514,8 @@ def render(data: dict) -> str:
         lines.append("")
         if shown:
             lines += [f"({len(shown)} of them for agents or tables not on this leaderboard.)", ""]
+    if any(t.get("robustness") for t in data["tables"]):
+        lines += gauntlet_lines()
     lines += ["## Reproduce { #reproduce }", "", "```bash",
               "python -m training.leaderboard            # the protocol above (hours on two cores)",
               "python -m training.leaderboard --resume   # after an interruption: keeps the matches played",
@@ -465,6 +523,58 @@ def render(data: dict) -> str:
               "python -m training.leaderboard --exploitability-only   # add new best responses to the JSON",
               "```", ""]
     return "\n".join(lines)
+
+
+def robustness_lines(t: dict) -> list[str]:
+    """The robustness table of one table: each entrant's win rate against each flawed player, the reference
+    (``heuristic``'s) first, shortfalls of more than a point marked."""
+    from agents import flawed
+
+    rob, P = t["robustness"], t["players"]
+    fl = rob["flawed"]
+    ref = rob["reference"]
+    seat = "against it" if P == 2 else \
+        f"in one seat, the flawed player in the next and `heuristic` in the other {P - 2}"
+    lines = [f"#### Robustness: against the flawed players {{ #{t['rules']}-{P}p-robustness }}", "",
+             f"Win rate of the row's entrant {seat}, with its 95% interval. Each flawed player is `heuristic` with one "
+             "deliberate flaw ([the gauntlet](#robustness)); the first row, `heuristic` itself, is the **reference**: "
+             "what exploiting the flaw is worth to a player that does. **Bold**: more than one point below the "
+             "reference (a hole), with the shortfall. Flaws marked * are held out: nothing is trained against them.",
+             "", "| | " + " | ".join(f"`{f[len(flawed.PREFIX):]}`" + ("*" if f in rob["held_out"] else "")
+                                    for f in fl) + " |", "|---|" + "---|" * len(fl)]
+    order = [ref] + [n for n in t["ranking"] if n != ref and n in rob["results"]]
+    for n in order:
+        short = shortfalls(rob, n) if n != ref else {}
+        cells = []
+        for f in fl:
+            r = rob["results"][n].get(f)
+            if r is None:
+                cells.append("-")
+            elif f in short:
+                cells.append(f"**{_pct(r['win_rate'])} ({_ci(r['ci95'])}), −{100 * short[f]:.1f}**")
+            else:
+                cells.append(f"{_pct(r['win_rate'])} ({_ci(r['ci95'])})")
+        lines.append(f"| `{n}`{' (reference)' if n == ref else ''} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+def gauntlet_lines() -> list[str]:
+    """The flawed players, what each does and where it applies."""
+    from agents import flawed
+
+    lines = ["## The flawed players { #robustness }", "",
+             "A benchmark of strategies is only as good as the holes it can see. Each flawed player is `heuristic` "
+             "(with the weights it plays on that preset and table size) with one deliberate flaw; everything else "
+             "it does is `heuristic`'s. What `heuristic` wins against a flawed player is the reference: an entrant "
+             "that wins clearly less has a hole there, one a learner exploiting it would find. Load one with "
+             "`agents.load(\"heuristic-no-uno\", game=game)` (`agents.flawed`). Flaws marked held out are never "
+             "trained against: they check robustness to holes nobody listed for training.", "",
+             "| player | the flaw | presets | |", "|---|---|---|---|"]
+    for f in flawed.FLAWS.values():
+        where = [r for r in PRESETS if flawed.applies(f, r)]
+        lines.append(f"| `{f.player}` | {f.doc} | {', '.join(f'`{r}`' for r in where)} | "
+                     f"{'held out' if f.held_out else ''} |")
+    return lines + [""]
 
 
 def load(path: Path = JSON_PATH) -> dict | None:
@@ -500,6 +610,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the JSON lines of training.best_response")
     parser.add_argument("--exploitability-only", action="store_true",
                         help="play nothing: re-read --best-responses into the existing JSON")
+    parser.add_argument("--robustness-only", action="store_true",
+                        help="play only the robustness matches (every entrant against the flawed players) of "
+                             "--presets and --sizes and add them to the existing JSON's tables")
     parser.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
     args = parser.parse_args(argv)
     quick_dir = Path("runs/leaderboard-quick")
@@ -524,6 +637,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.torch_threads:
         torch.set_num_threads(args.torch_threads)
     work = args.work_dir or (quick_dir if args.quick else Path("runs/leaderboard"))
+    if args.robustness_only:
+        data = load(out)
+        if data is None:
+            parser.error(f"no leaderboard at {out} to add the robustness tables to")
+        if rounds != data["protocol"]["rounds"] or batch != data["protocol"]["batch_size"] \
+                or args.seed != data["protocol"]["seed"]:
+            parser.error(f"--robustness-only plays the protocol of {out} ({data['protocol']['rounds']:,} rounds, "
+                         f"batch {data['protocol']['batch_size']}, seed {data['protocol']['seed']:,}); give the same")
+        for t in data["tables"]:
+            if t["rules"] in presets and t["players"] in sizes:
+                t["robustness"] = play_robustness(t["rules"], t["players"], t["entrants"], rounds, batch, args.seed,
+                                                  Path(work), args.resume, log=lambda s: print(s, flush=True))
+                out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")  # each table as it ends
+        print(f"robustness tables in {out}")
+        return 0
     try:
         data = run(presets, sizes, rounds, batch, args.seed, work, args.resume, args.quick or rounds < ROUNDS,
                    args.best_responses, command="python -m training.leaderboard " + " ".join(

@@ -545,8 +545,9 @@ def write_sessions(run: Path, trainer: LeanPPO) -> float:
     return RunFolder(run).write_sessions(trainer.step, trainer.sessions)
 
 
-def train(cfg: Config) -> Path:
-    """Run (or resume) the training described by ``cfg``; returns the run folder."""
+def train(cfg: Config, trainer: type[LeanPPO] | None = None) -> Path:
+    """Run (or resume) the training described by ``cfg`` (with ``trainer``, a ``LeanPPO`` subclass such as
+    ``training.league``'s; default ``LeanPPO``); returns the run folder."""
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
@@ -554,7 +555,7 @@ def train(cfg: Config) -> Path:
     folder = RunFolder(cfg.run_dir)  # checkpoints/latest.pt, config.json, sessions.json (training.runs)
     run, ckpt = folder.path, folder.latest
     folder.open(cfg)
-    trainer = LeanPPO(cfg)
+    trainer = (trainer or LeanPPO)(cfg)
     if cfg.resume:
         trainer.load(ckpt)
         print(f"resuming {run} at step {trainer.step} (update {trainer.updates})", flush=True)

@@ -81,6 +81,7 @@ class LearnerGames:
         self.rng = np.random.default_rng(seed)
         self.opponents = resolve(opponents, self.game, seed)
         self.pool_size = len(self.opponents)  # new episodes draw from opponents[:pool_size]
+        self.pool_weights: np.ndarray | None = None  # None: uniformly; else the chance of each, set_weights
         self.learner = np.zeros(num_envs, np.intp)
         self.assign = np.zeros((num_envs, self.P), np.intp)  # opponent index per seat
         self.rounds_without_learner = 0
@@ -106,10 +107,22 @@ class LearnerGames:
             self.writer = self.recorder = None
 
     # ------------------------------------------------------------------ opponents
-    def set_opponents(self, opponents) -> None:
-        """Replace the opponent pool; it takes effect as episodes start.  An agent that leaves the pool
-        keeps its seats in the games in play until their episodes end (kept after the pool in
-        ``opponents``, never drawn again)."""
+    def set_weights(self, weights) -> None:
+        """How often new episodes draw each agent of the pool (``None``: uniformly, the default): one weight
+        per pool entry, non-negative, not all zero (a league's prioritised sampling)."""
+        if weights is None:
+            self.pool_weights = None
+            return
+        w = np.asarray(weights, np.float64)
+        if w.shape != (self.pool_size,) or not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"weights must be {self.pool_size} non-negative numbers, one per opponent of the pool, "
+                             f"not all zero; got {weights!r}")
+        self.pool_weights = w / w.sum()
+
+    def set_opponents(self, opponents, weights=None) -> None:
+        """Replace the opponent pool (and its ``weights``, ``set_weights``); it takes effect as episodes start.
+        An agent that leaves the pool keeps its seats in the games in play until their episodes end (kept
+        after the pool in ``opponents``, never drawn again)."""
         new = resolve(opponents, self.game, None)
         where = {id(a): i for i, a in enumerate(new)}
         in_play = np.zeros(len(self.opponents), bool)
@@ -126,10 +139,15 @@ class LearnerGames:
                 retiring.append(agent)
         self.assign = remap[self.assign]
         self.opponents, self.pool_size = new + retiring, len(new)
+        self.set_weights(weights)
 
     def _draw_seats(self, rows: np.ndarray) -> None:
         self.learner[rows] = self.rng.integers(self.P, size=rows.size)
-        self.assign[rows] = self.rng.integers(self.pool_size, size=(rows.size, self.P))
+        weights = getattr(self, "pool_weights", None)  # games pickled before weights existed draw uniformly
+        if weights is None:
+            self.assign[rows] = self.rng.integers(self.pool_size, size=(rows.size, self.P))
+        else:
+            self.assign[rows] = self.rng.choice(self.pool_size, size=(rows.size, self.P), p=weights)
 
     def _start_episodes(self, rows: np.ndarray, new_game: bool) -> None:
         """Deal in ``rows`` (a new game, or the next round) and let the opponents move."""

@@ -1,0 +1,222 @@
+"""League fine-tuning: a trained agent trained on against a population that keeps changing, so that it learns
+what its fixed opponents never punished.
+
+    python -m training.league --init-agent ppo-standard_en-2p --rules standard_en --run-name league-std2p \\
+        --total-steps 10000000 --colour-augment
+    python -m training.league --run-name league-std2p --resume --total-steps 12000000   # continue
+
+An agent trained only against ``heuristic`` never learned to catch a missed "UNO": ``heuristic`` always declares
+it.  Here the learner (``training.ppo_lean``'s loop, network and checkpoints; every ``ppo_lean`` flag works) plays
+against a **population**, as AlphaStar's main agents do (``docs/training.md``, "League training"):
+
+* the **fixed part**: ``--opponents`` (default ``heuristic,greedy``) and every flawed player of the preset that
+  is not held out (``agents.flawed.gauntlet(rules, include_held_out=False)``); the held-out flaws are refused,
+  so that the robustness table can show how the agent does against holes nobody trained it on;
+* **frozen snapshots of the learner** (fictitious self-play): the starting agent, and a snapshot every
+  ``--league-snapshot-every`` steps (the last ``--league-snapshots`` are kept), playing their network without
+  colour averaging (LEAGUE.md: a pool plays cheaply in training and averaged at evaluation);
+* **prioritised fictitious self-play (PFSP)**: each new episode draws its opponent with probability
+  proportional to ``(1 - p) ** --pfsp-power``, ``p`` the learner's recent win rate against it (its episodes'
+  wins and count decayed by ``--pfsp-decay`` each update, starting from 1 win in 2), so the population's hard
+  opponents get most of the games, and never less than ``--pfsp-floor`` of an even share each, so that a hole
+  once closed stays closed.
+
+The run folder is ``ppo_lean``'s (``runs/NAME/``: resumable, with checkpoints, sessions and the exported
+agent), plus ``league.json``: the pool, the sampling rule, and at every update each opponent's estimated win
+rate and weight (the curve of what the learner practised against), and ``league/``: the snapshots.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from training import ppo_lean
+
+
+@dataclass
+class LeagueConfig(ppo_lean.Config):
+    """``ppo_lean``'s settings and the league's own."""
+
+    opponents: str = field(default="heuristic,greedy", metadata={"help": "the fixed opponents besides the "
+                                                                          "preset's flawed players (comma list)"})
+    seed: int = field(default=30_000_000, metadata={"help": "seed of the games, opponents, network and sampling "
+                                                            "(training.seeds.TRAINING)"})
+    flawed: bool = field(default=True, metadata={"help": "add the preset's flawed players that are not held out"})
+    league_snapshot_every: int = field(default=1_000_000, metadata={"help": "steps between snapshots of the "
+                                                                            "learner added to the pool"})
+    league_snapshots: int = field(default=3, metadata={"help": "snapshots kept in the pool besides the start"})
+    pfsp_power: float = field(default=2.0, metadata={"help": "PFSP: weight (1 - win rate) ** power"})
+    pfsp_floor: float = field(default=0.25, metadata={"help": "PFSP: no opponent below this share of an "
+                                                              "even split"})
+    pfsp_decay: float = field(default=0.97, metadata={"help": "PFSP: decay of each opponent's tallies per update"})
+
+    PROG: ClassVar[str] = "python -m training.league"
+    PREFIX: ClassVar[str] = "league"
+    RESUMABLE: ClassVar[tuple[str, ...]] = ppo_lean.Config.RESUMABLE + (
+        "league_snapshot_every", "league_snapshots", "pfsp_power", "pfsp_floor", "pfsp_decay")
+
+    def validate(self) -> None:
+        super().validate()
+        if not self.init_agent and not self.distill:
+            raise ValueError("a league fine-tunes a trained agent: give --init-agent (or --distill)")
+        if self.league_snapshot_every < 1 or self.league_snapshots < 0:
+            raise ValueError(f"--league-snapshot-every must be positive and --league-snapshots >= 0, got "
+                             f"{self.league_snapshot_every} and {self.league_snapshots}")
+        if self.pfsp_power < 0 or not 0 <= self.pfsp_floor <= 1 or not 0 < self.pfsp_decay <= 1:
+            raise ValueError(f"--pfsp-power must be >= 0, --pfsp-floor in [0, 1] and --pfsp-decay in (0, 1]; got "
+                             f"{self.pfsp_power}, {self.pfsp_floor}, {self.pfsp_decay}")
+        from agents import flawed
+        held = [n for n in self.fixed_opponents() if (f := flawed.flaw_of(n)) is not None and f.held_out]
+        if held:
+            raise ValueError(f"{', '.join(held)} {'is' if len(held) == 1 else 'are'} held out: no training plays "
+                             f"against {'it' if len(held) == 1 else 'them'} (agents.flawed)")
+
+    def fixed_opponents(self) -> list[str]:
+        """``--opponents``, then (``--flawed``) the preset's flawed players that are not held out."""
+        from agents import flawed
+        names = [n.strip() for n in self.opponents.split(",") if n.strip()]
+        if self.flawed:
+            names += [n for n in flawed.gauntlet(self.rules, include_held_out=False) if n not in names]
+        return names
+
+
+def pfsp_weights(wins: np.ndarray, games: np.ndarray, power: float, floor: float) -> np.ndarray:
+    """PFSP's sampling weights: ``(1 - p) ** power`` with ``p = (wins + 1) / (games + 2)`` the learner's
+    estimated win rate against each opponent, each at least ``floor`` of an even share; they sum to 1."""
+    p = (np.asarray(wins, np.float64) + 1) / (np.asarray(games, np.float64) + 2)
+    w = (1 - p) ** power
+    w = w / w.sum() if w.sum() > 0 else np.full(len(p), 1 / len(p))
+    even = 1 / len(p)
+    w = np.maximum(w, floor * even)
+    return w / w.sum()
+
+
+class LeaguePPO(ppo_lean.LeanPPO):
+    """``LeanPPO`` whose opponents are a population sampled by PFSP, with snapshots of itself added."""
+
+    def __init__(self, cfg: LeagueConfig):
+        cfg.opponents = ",".join(cfg.fixed_opponents())
+        super().__init__(cfg)
+        self.run = Path(cfg.run_dir)
+        self.pool: list[str] = list(self.games.opponents[i].name for i in range(self.games.pool_size))
+        self.snapshots: list[str] = []  # paths (without suffix) of the snapshots in the pool, oldest first
+        self.wins = np.zeros(len(self.pool))
+        self.played = np.zeros(len(self.pool))
+        self.history: list[dict] = []
+        self._add_snapshot("start")  # the starting agent itself, frozen
+        self.games.set_weights(self.weights())
+
+    # ------------------------------------------------------------------ the pool
+    def _names(self) -> list[str]:
+        return [getattr(self.games.opponents[i], "name", f"opponent {i}") for i in range(self.games.pool_size)]
+
+    def _add_snapshot(self, tag: str) -> None:
+        from agents.policy import PolicyAgent
+        path = self.run / "league" / f"{tag}"
+        name = f"{self.cfg.name}@{tag}"
+        self.export(path, name, extra={"name": name, "trained_steps": self.step, "trainer": "training.league"})
+        snap = PolicyAgent.load(path.with_suffix(".json"), game=self.games.game, name=name)
+        keep = [o for o in self.games.opponents[:self.games.pool_size]]
+        self.snapshots.append(str(path))
+        self.pool.append(name)
+        self.wins, self.played = np.append(self.wins, 0.0), np.append(self.played, 0.0)
+        if len(self.snapshots) > self.cfg.league_snapshots + 1:  # the start stays; the oldest later one goes
+            gone = self.snapshots.pop(1)
+            i = self.pool.index(f"{self.cfg.name}@{Path(gone).name}")
+            del self.pool[i], keep[i]
+            self.wins, self.played = np.delete(self.wins, i), np.delete(self.played, i)
+        self.games.set_opponents(keep + [snap], weights=None)
+
+    def weights(self) -> np.ndarray:
+        return pfsp_weights(self.wins, self.played, self.cfg.pfsp_power, self.cfg.pfsp_floor)
+
+    # ------------------------------------------------------------------ the rollout, tallied by opponent
+    def collect(self) -> dict:
+        games, tallies = self.games, []
+        step = games.step
+
+        def tallied(actions, rows=None):
+            out = step(actions, rows)
+            d = np.flatnonzero(out["terminated"] | out["truncated"])
+            if d.size:  # the opponent of each ended episode (2 players: the other seat; more: the next one)
+                opp = games.assign[d, (games.learner[d] + 1) % games.P]
+                tallies.append((opp.copy(), out["reward"][d] > 0))
+            return out
+
+        games.step = tallied  # for this rollout only: never pickled with the games
+        try:
+            out = super().collect()
+        finally:
+            del games.step
+        names = [getattr(o, "name", "") for o in games.opponents]
+        self.wins *= self.cfg.pfsp_decay
+        self.played *= self.cfg.pfsp_decay
+        for opp, won in tallies:
+            for k, w in zip(opp, won):
+                if names[k] in self.pool:
+                    j = self.pool.index(names[k])
+                    self.played[j] += 1
+                    self.wins[j] += w
+        return out
+
+    def learn(self, total_steps: int, on_update=None) -> None:
+        every = self.cfg.league_snapshot_every
+
+        def hook(tr: LeaguePPO, stats: dict) -> None:
+            if tr.step // every > (tr.step - tr.cfg.n_steps * tr.cfg.n_envs) // every:
+                tr._add_snapshot(f"step_{tr.step}")
+            w = tr.weights()
+            tr.games.set_weights(w)
+            p = (tr.wins + 1) / (tr.played + 2)
+            tr.history.append({"step": tr.step, "opponents": {n: {"win_rate": round(float(p[i]), 4),
+                                                                  "weight": round(float(w[i]), 4),
+                                                                  "episodes": round(float(tr.played[i]), 1)}
+                                                              for i, n in enumerate(tr.pool)}})
+            if on_update is not None:
+                on_update(tr, stats)
+            tr.write_league()
+
+        super().learn(total_steps, hook)
+
+    def write_league(self) -> None:
+        cfg = self.cfg
+        (self.run / "league.json").write_text(json.dumps({
+            "rule": {"pfsp": f"weight (1 - p) ** {cfg.pfsp_power}, p the learner's win rate against the opponent "
+                             f"(wins and episodes decayed by {cfg.pfsp_decay} per update, from 1 in 2), each at "
+                             f"least {cfg.pfsp_floor} of an even share",
+                     "snapshots": f"the start, and one every {cfg.league_snapshot_every:,} steps (the last "
+                                  f"{cfg.league_snapshots} kept), playing their network"},
+            "fixed": cfg.fixed_opponents(), "pool": self.pool, "snapshots": self.snapshots,
+            "history": self.history}, indent=None))
+
+    # ------------------------------------------------------------------ checkpoints
+    def state(self) -> dict:
+        return {**super().state(), "league": {"pool": self.pool, "snapshots": self.snapshots, "wins": self.wins,
+                                              "played": self.played, "history": self.history}}
+
+    def restore(self, state: dict) -> None:
+        super().restore(state)
+        lg = state["league"]
+        self.pool, self.snapshots = list(lg["pool"]), list(lg["snapshots"])
+        self.wins, self.played = np.asarray(lg["wins"]).copy(), np.asarray(lg["played"]).copy()
+        self.history = list(lg["history"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        cfg = LeagueConfig.from_args(argv, description=__doc__.split("\n")[0])
+        ppo_lean.train(cfg, trainer=LeaguePPO)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"league: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
