@@ -81,6 +81,10 @@ def locate(name_or_path: str | os.PathLike) -> tuple[str, Path | None]:
         return "export", Path(f"{stem}.json")
     if path.is_dir() and (path / "agent.json").is_file():  # a train_ppo run folder
         return "export", path / "agent.json"
+    if path.is_dir() and any((path / "checkpoints" / f"latest.{x}").is_file() for x in ("pt", "zip")):
+        return "checkpoint", path  # a run still training: its latest checkpoint
+    if isinstance(name_or_path, str) and python_spec(name_or_path) is not None:
+        return "python", None
     if isinstance(name_or_path, str) and "+" in name_or_path:  # after the paths: a file may have a + in its name
         return "ensemble", None
     if isinstance(name_or_path, str) and name_or_path.endswith(COLOURS):
@@ -98,6 +102,8 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
     if kind == "bot":
         cls = _BOTS[name_or_path]
         return cls(game=game, seed=seed) if getattr(cls, "needs_game", False) else cls(seed=seed)
+    if kind == "python":
+        return _from_python(name_or_path, game, seed)
     if kind == "ensemble":
         from .ensemble import EnsembleAgent
         parts = name_or_path.split("+")
@@ -115,6 +121,8 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
         return load_rllib(str(path), game=_game_of(game), seed=seed)
     if kind == "sb3":
         return PolicyAgent.from_sb3(path, game=_game_of(game))
+    if kind == "checkpoint":
+        return PolicyAgent.from_run(path, game=_game_of(game))
     if kind == "export":
         name = name_or_path if isinstance(name_or_path, str) and name_or_path in shipped() else None
         policy = PolicyAgent.load(path, game=_game_of(game), name=name)
@@ -122,9 +130,9 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
             return _colour_averaged(policy, game, policy.name)
         return policy
     raise UnknownAgentError(f"unknown agent {str(name_or_path)!r}; agents are: {', '.join(available())}, a flawed "
-                            f"player ({', '.join(flawed.names())}), or a "
-                            f"path to an exported policy (.json/.pt), an SB3 .zip, a train_ppo run folder or an "
-                            f"RLlib checkpoint")
+                            f"player ({', '.join(flawed.names())}), a strategy of your own (module:Class or "
+                            f"path/to/file.py:Class), or a path to an exported policy (.json/.pt), an SB3 .zip, a "
+                            f"run folder (finished, or still training: its latest checkpoint) or an RLlib checkpoint")
 
 
 def observation_of(agent) -> str | None:
@@ -147,8 +155,12 @@ def observation_of(agent) -> str | None:
         path = path / "uno_rllib.json"
         if not path.is_file():
             return "v3"
-    if kind == "sb3":
+    if kind in ("sb3", "python"):
         return "v3"
+    if kind == "checkpoint":
+        saved = path / "config.json"
+        layout = json.loads(saved.read_text()).get("observation") if saved.is_file() else None
+        return layout if layout in ("v2", "v3") else "v3"
     if path is None:
         return None
     try:
@@ -161,6 +173,69 @@ def observation_of(agent) -> str | None:
 # needs the table's memory, which only a v3 game keeps), else "v2", as cheap as before for the bots and pre-v3
 # agents; the terminal game and the web app build their games with it.  One rule, where the envs keep it.
 observation_for = opponents.observation_for
+
+
+def python_spec(text: str) -> tuple[str, str] | None:
+    """``(module or file, attribute)`` of a strategy written in Python, ``"package.module:Name"`` or
+    ``"path/to/file.py:Name"``; None for anything else."""
+    where, sep, attr = text.rpartition(":")
+    if not sep or not attr.isidentifier() or not where:
+        return None
+    if where.endswith(".py") or all(part.isidentifier() for part in where.split(".")):
+        return where, attr
+    return None
+
+
+def _from_python(spec: str, game, seed: int | None):
+    """The strategy ``spec`` names (``python_spec``): a class (made with the ``game`` and ``seed`` it accepts),
+    an agent object (anything with ``act``), or a one-game function ``fn(observation, mask) -> action``
+    (wrapped in ``agents.base.OneGame``).  It is named by ``spec`` unless it names itself."""
+    import importlib
+    import importlib.util
+    import inspect
+    import sys
+
+    where, attr = python_spec(spec)
+    if where.endswith(".py"):
+        file = Path(where)
+        if not file.is_file():
+            raise UnknownAgentError(f"no Python file {where!r} for the strategy {spec!r}")
+        module_name = f"uno_strategy_{abs(hash(str(file.resolve())))}"
+        module = sys.modules.get(module_name)
+        if module is None:
+            loader = importlib.util.spec_from_file_location(module_name, file)
+            module = importlib.util.module_from_spec(loader)
+            sys.modules[module_name] = module
+            loader.loader.exec_module(module)
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ModuleNotFoundError as exc:
+            raise UnknownAgentError(f"cannot import {where!r} for the strategy {spec!r} ({exc}); give an importable "
+                                    f"module (on the Python path) or a file, path/to/file.py:Name") from None
+    target = getattr(module, attr, None)
+    if target is None:
+        raise UnknownAgentError(f"{where!r} has no {attr!r} (the strategy {spec!r})")
+    if inspect.isclass(target):
+        accepted = inspect.signature(target).parameters
+        kwargs = {k: v for k, v in (("game", game), ("seed", seed)) if k in accepted}
+        agent = target(**kwargs)
+    elif hasattr(target, "act"):
+        agent = target
+    elif callable(target):
+        from .base import OneGame
+        return OneGame(target, name=spec)
+    else:
+        raise UnknownAgentError(f"{spec!r} is neither a class, an agent (with act) nor a function")
+    if not callable(getattr(agent, "act", None)):
+        raise UnknownAgentError(f"{spec!r} makes an object without act(observations, masks, rng): a strategy "
+                                f"implements that method (docs/leaderboard.md, \"Add yours\")")
+    if not isinstance(getattr(agent, "name", None), str):
+        try:
+            agent.name = spec
+        except AttributeError:
+            pass
+    return agent
 
 
 def _colour_averaged(policy, game, name: str):

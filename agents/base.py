@@ -99,6 +99,24 @@ class RandomAgent:
         return r.argmax(1)
 
 
+class OneGame:
+    """A one-game strategy as a batched agent: ``fn(observation, mask) -> action`` (a 1-D observation of the
+    seat to move, its 1-D boolean mask of legal actions, an action id) called on each row of a batch.  Slower
+    than a batched ``act`` (one Python call a decision), as simple as a strategy can be written."""
+
+    observation = None  # the layout of the game it plays (v3 by default)
+
+    def __init__(self, fn, name: str | None = None):
+        if not callable(fn):
+            raise TypeError(f"OneGame takes a function fn(observation, mask) -> action, got {fn!r}")
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", "strategy")
+
+    def act(self, observations, action_masks, rng=None) -> np.ndarray:
+        obs, mask = check_batch(observations, action_masks)
+        return np.array([int(self.fn(o, m)) for o, m in zip(obs, mask)], np.int64)
+
+
 _BLAS_CONTROLLER = None
 _BLAS_SPLIT = 1 << 16  # multiply-adds: OpenBLAS keeps a product below 4 times this on the calling thread
 

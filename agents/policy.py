@@ -174,6 +174,42 @@ class PolicyAgent:
         return cls(policy, name or Path(path).stem, deterministic, meta)
 
 
+    @classmethod
+    def from_run(cls, run: str | Path, game=None, name: str | None = None, deterministic: bool = True):
+        """The latest checkpoint of a run still training (or stopped before its export): a ``ppo_lean`` run's
+        ``checkpoints/latest.pt`` or a ``train_ppo`` run's ``checkpoints/latest.zip``.  The lean checkpoint
+        holds the games in play, pickled: load only runs you trust (your own)."""
+        import torch
+        from gymnasium import spaces
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+        run = Path(run)
+        name = name or f"{run.name}@latest"
+        if (run / "checkpoints" / "latest.zip").is_file():
+            return cls.from_sb3(run / "checkpoints" / "latest.zip", game=game, name=name, deterministic=deterministic)
+        path = run / "checkpoints" / "latest.pt"
+        try:
+            state = torch.load(path, map_location="cpu", weights_only=False)
+            weights, cfg = state["model"], state["config"]
+        except Exception as exc:
+            raise ModelMismatchError(f"cannot read the checkpoint {path}: {type(exc).__name__}: {exc}") from None
+        obs_size = int(next(v for k, v in weights.items() if k.endswith("weight")).shape[1])
+        actions = int(weights["action_net.weight"].shape[0])
+        meta = {"observation": cfg.get("observation") or "v3", "observation_size": obs_size, "num_actions": actions,
+                "rules": cfg.get("rules"), "players": cfg.get("players"), "trained_steps": int(state.get("step", 0))}
+        if game is not None and actions != game.num_actions:
+            raise ModelMismatchError(f"{path} chooses among {actions} actions, this game has {game.num_actions} "
+                                     f"({game.rules.name}, {game.num_players} players)")
+        low = np.full(obs_size, -np.inf, np.float32)
+        arch = cfg.get("net_arch", "256,256")
+        arch = [int(x) for x in str(arch).split(",")] if not isinstance(arch, (list, dict)) else arch
+        policy = MaskableActorCriticPolicy(spaces.Box(low, -low, dtype=np.float32), spaces.Discrete(actions),
+                                           lambda _: 0.0, net_arch=arch, activation_fn=torch.nn.Tanh)
+        policy.load_state_dict(weights)
+        policy.set_training_mode(False)
+        return cls(policy, name, deterministic, meta)
+
+
 def check_compatible(meta: dict, game, where: str) -> None:
     """Raise ``ModelMismatchError`` naming both sides if ``meta`` was trained for another layout."""
     layout = meta.get("observation", "v2")

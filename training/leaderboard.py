@@ -97,9 +97,18 @@ def pairings(names: list[str], players: int) -> list[tuple[str, str]]:
     return list(itertools.permutations(names, 2))
 
 
-def _fingerprint(name: str, rules: str, players: int) -> str:
+def _slug(name: str) -> str:
+    """A name as a file name: ``mine.py:PlayFirst`` -> ``mine.py_PlayFirst``."""
+    import re
+    return re.sub(r"[^A-Za-z0-9_.~+-]+", "_", name)
+
+
+def _fingerprint(name: str, rules: str, players: int, extra: dict | None = None) -> str:
     """What an entrant is, for ``--resume`` to know a match played before still stands: the weights of a
-    shipped agent, the heuristic's weights on that table, a bot's name."""
+    shipped agent, the heuristic's weights on that table, a bot's name; for an extra entrant the source of its
+    class (or function), or the files of a run or export."""
+    if extra and name in extra:
+        return _extra_fingerprint(name, extra[name])
     import agents
     from agents import flawed
     from agents.bots import HeuristicAgent
@@ -109,6 +118,33 @@ def _fingerprint(name: str, rules: str, players: int) -> str:
     elif name in agents.shipped():
         for suffix in (".json", ".pt"):
             h.update((agents.MODELS / f"{name}{suffix}").read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _extra_fingerprint(name: str, agent) -> str:
+    import inspect
+    import uuid
+
+    import agents
+    h = hashlib.sha256(name.encode())
+    try:
+        if isinstance(agent, str):
+            kind, path = agents.locate(agent)
+            spec = agents.python_spec(agent) if kind == "python" else None
+            if spec is not None and spec[0].endswith(".py"):
+                h.update(Path(spec[0]).read_bytes())
+            elif path is not None:
+                files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file()
+                                                             and "tb" not in p.parts)
+                for f in files[:50]:
+                    h.update(f.read_bytes())
+            else:
+                h.update(uuid.uuid4().bytes)  # an imported module: no file to read, never kept
+        else:
+            target = getattr(agent, "fn", None) or type(agent)
+            h.update(inspect.getsource(target).encode())
+    except (OSError, TypeError):
+        h.update(uuid.uuid4().bytes)  # no source to tell versions apart: played again each time
     return h.hexdigest()[:16]
 
 
@@ -162,9 +198,15 @@ def rate(tables: list[tuple[list[str], np.ndarray]], names: list[str]) -> dict:
 
 # ------------------------------------------------------------------------------------------ a table
 def play_table(rules: str, players: int, rounds: int, batch: int, seed: int, work: Path, resume: bool = False,
-               log=print, robustness: bool = True) -> dict:
-    """Every match of one table, its ratings, points per round and costs; its robustness table."""
+               log=print, robustness: bool = True, extra: dict | None = None) -> dict:
+    """Every match of one table, its ratings, points per round and costs; its robustness table.  ``extra``:
+    entrants of your own beside the table's (``{name: agent object or what agents.load takes}``, ``place``)."""
+    extra = dict(extra or {})
     names = entrants(rules, players)
+    clash = [n for n in extra if n in names]
+    if clash:
+        raise ValueError(f"an extra entrant may not take the name of one of the table's ({', '.join(clash)})")
+    names += list(extra)
     folder = work / "matches" / f"{rules}-{players}p"
     records = work / "records" / f"{rules}-{players}p"
     folder.mkdir(parents=True, exist_ok=True)
@@ -172,7 +214,7 @@ def play_table(rules: str, players: int, rounds: int, batch: int, seed: int, wor
     matches, rated = [], []
     for agent, opponent in pairings(names, players):
         match, winners, points = _match([agent, opponent], rules, players, rounds, batch, seed, folder, records,
-                                        resume, log)
+                                        resume, log, extra)
         matches.append(match)
         rated.append(([agent] + [opponent] * (players - 1), winners, points))
     ratings = rate([(s, w) for s, w, _ in rated], names)
@@ -204,16 +246,18 @@ def play_table(rules: str, players: int, rounds: int, batch: int, seed: int, wor
             head[b][a] = {k: m["opponent_result"][k] for k in ("win_rate", "ci95", "wins", "rounds")}
     order = sorted(names, key=lambda n: -ratings[n]["ordinal"])
     out = {"rules": rules, "players": players, "entrants": names, "ranking": order, "fair_share": 1 / players,
-           "fingerprints": {n: _fingerprint(n, rules, players) for n in names},
+           "fingerprints": {n: _fingerprint(n, rules, players, extra) for n in names},
            "matches": matches, "head_to_head": head, "ratings": ratings, "points_per_round": ppr,
            "cost_per_decision": cost}
     if robustness:
-        out["robustness"] = play_robustness(rules, players, names, rounds, batch, seed, work, resume, log)
+        out["robustness"] = play_robustness(rules, players, names, rounds, batch, seed, work, resume, log, extra)
+    if extra:
+        out["extra"] = list(extra)
     return out
 
 
 def _match(lineup: list[str], rules: str, players: int, rounds: int, batch: int, seed: int, folder: Path,
-           records: Path | None, resume: bool, log) -> tuple[dict, np.ndarray, np.ndarray]:
+           records: Path | None, resume: bool, log, extra: dict | None = None) -> tuple[dict, np.ndarray, np.ndarray]:
     """One match (``lineup``: the agent's seat, then the others'; a lineup of two fills the other seats with its
     second entrant), played or, with ``resume``, kept from ``folder`` when played before with the same protocol
     and the same entrants; its summary, each round's winning seat slot and points."""
@@ -221,12 +265,13 @@ def _match(lineup: list[str], rules: str, players: int, rounds: int, batch: int,
 
     agent, opponent = lineup[0], lineup[1]
     full = list(lineup) + [lineup[-1]] * (players - len(lineup))
-    stem = "_vs_".join(dict.fromkeys(full))
+    extra = extra or {}
+    stem = "_vs_".join(_slug(n) for n in dict.fromkeys(full))
     key = {"rules": rules, "players": players, "lineup": list(lineup), "rounds": rounds, "batch": batch,
-           "seed": seed, "agent": _fingerprint(agent, rules, players),
-           "opponent": _fingerprint(opponent, rules, players)}
+           "seed": seed, "agent": _fingerprint(agent, rules, players, extra),
+           "opponent": _fingerprint(opponent, rules, players, extra)}
     if len(set(full[1:])) > 1:
-        key["others"] = [_fingerprint(n, rules, players) for n in full[1:]]
+        key["others"] = [_fingerprint(n, rules, players, extra) for n in full[1:]]
     done, arrays = folder / f"{stem}.json", folder / f"{stem}.npz"
     if resume and done.is_file() and arrays.is_file() and json.loads(done.read_text())["key"] == key:
         match = json.loads(done.read_text())["match"]
@@ -234,8 +279,8 @@ def _match(lineup: list[str], rules: str, players: int, rounds: int, batch: int,
         log(f"{rules} {players}p {' vs '.join(dict.fromkeys(full))}: kept from {done}")
         return match, data["winners"], data["points"]
     record = None if records is None else records / f"{stem}.jsonl.gz"
-    res = play_match(full, rules, players, rounds, seed=seed, batch_size=batch, ratings=False, per_game=True,
-                     record=record)
+    res = play_match([extra.get(n, n) for n in full], rules, players, rounds, seed=seed, batch_size=batch,
+                     ratings=False, per_game=True, record=record)
     match = summarise(res, agent, opponent, seed, record)
     if full[1:] != [opponent] * (players - 1):
         match["lineup"] = full
@@ -248,7 +293,7 @@ def _match(lineup: list[str], rules: str, players: int, rounds: int, batch: int,
 
 
 def play_robustness(rules: str, players: int, names: list[str], rounds: int, batch: int, seed: int, work: Path,
-                    resume: bool = False, log=print) -> dict:
+                    resume: bool = False, log=print, extra: dict | None = None) -> dict:
     """Every entrant against every flawed player of the preset (``agents.flawed.gauntlet``): at 2 players one
     against the other, at more the entrant in one seat, the flawed player in the next and ``heuristic`` in the
     others.  ``heuristic``'s own row is the reference: what the unflawed bot wins against each flaw."""
@@ -262,7 +307,7 @@ def play_robustness(rules: str, players: int, names: list[str], rounds: int, bat
     for entrant in names:
         for f in players_:
             lineup = [entrant, f] + ["heuristic"] * (players - 2)
-            match, _, _ = _match(lineup, rules, players, rounds, batch, seed, folder, None, resume, log)
+            match, _, _ = _match(lineup, rules, players, rounds, batch, seed, folder, None, resume, log, extra)
             matches.append(match)
             results[entrant][f] = {k: match["agent_result"][k] for k in ("win_rate", "ci95", "wins", "rounds")}
     return {"flawed": players_, "held_out": [f for f in players_ if flawed.flaw_of(f).held_out],
@@ -326,6 +371,31 @@ def best_response_for(results: list[dict], agent: str, rules: str, players: int,
     mine = [r for r in results if (r.get("agent"), r.get("rules"), r.get("players")) == (agent, rules, players)
             and (fingerprint is None or r.get("agent_fingerprint") in (None, fingerprint))]
     return max(mine, key=lambda r: (r["ci95"][0], r.get("budget_steps", 0), r.get("finished", ""))) if mine else None
+
+
+# ------------------------------------------------------------------------------------------ your own entrants
+def place(strategies, rules: str = "standard_en", players: int = 2, quick: bool = False, rounds: int | None = None,
+          work: Path | None = None, resume: bool = True, robustness: bool = True, log=print) -> dict:
+    """Place strategies of your own on one table of the leaderboard, beside the bots and shipped agents: the
+    same deals, seats and rounds (``quick``: ``QUICK_ROUNDS`` a match, a rough place in seconds), rated with
+    them; with ``robustness``, against the flawed players too.  Returns the table as the JSON holds it
+    (``table_lines`` renders it).
+
+    ``strategies``: agent objects (anything with ``act(observations, masks, rng)``), or what ``agents.load``
+    takes (``"mine.py:MyAgent"``, ``"package.module:MyAgent"``, a run folder, finished or still training).  The
+    matches of the table's own entrants are kept in ``work`` (``runs/leaderboard`` or ``runs/leaderboard-quick``)
+    and played again only when missing."""
+    if isinstance(strategies, (str, os.PathLike)) or hasattr(strategies, "act"):
+        strategies = [strategies]
+    extra = {}
+    for x in strategies:
+        name = str(x) if isinstance(x, (str, os.PathLike)) else getattr(x, "name", None) or type(x).__name__
+        if name in extra:
+            raise ValueError(f"two extra entrants are named {name!r}; give each a distinct name attribute")
+        extra[name] = str(x) if isinstance(x, os.PathLike) else x
+    rounds = rounds or (QUICK_ROUNDS if quick else ROUNDS)
+    work = Path(work or ("runs/leaderboard-quick" if quick else "runs/leaderboard"))
+    return play_table(rules, players, rounds, min(BATCH, rounds), SEED, work, resume, log, robustness, extra)
 
 
 # ------------------------------------------------------------------------------------------ the run
@@ -469,37 +539,7 @@ def render(data: dict) -> str:
     for rules, tables in by_rules.items():
         lines += [f"## `{rules}` {{ #{rules} }}", ""]
         for t in tables:
-            P = t["players"]
-            lines += [f"### {P} players {{ #{rules}-{P}p }}", ""]
-            head = "| rank | entrant | rating (ordinal) | mu ± sigma | points per round | cost per decision |"
-            sep = "|---|---|---|---|---|---|"
-            if P == 2:
-                head += " best response |"
-                sep += "---|"
-            lines += [head, sep]
-            for k, n in enumerate(t["ranking"], 1):
-                r, pp = t["ratings"][n], t["points_per_round"][n]
-                row = (f"| {k} | `{n}` | {r['ordinal']:.2f} | {r['mu']:.2f} ± {r['sigma']:.2f} | {pp['mean']:.2f} "
-                       f"({pp['ci95'][0]:.2f}-{pp['ci95'][1]:.2f}) | {_cost(t['cost_per_decision'][n])} |")
-                if P == 2:
-                    br = best_response_for(results, n, rules, P, t.get("fingerprints", {}).get(n))
-                    row += (f" {_pct(br['win_rate'])} ({_ci(br['ci95'])}), {_samples(br['budget_steps'])} samples"
-                            f"{_start(br, n)} |" if br else " |")
-                lines.append(row)
-            against = "in one seat against three of the column's" if P > 2 else "against the column's"
-            lines += ["", f"Win rate of the row's entrant {against}, with its 95% interval:", ""]
-            order = t["ranking"]
-            lines.append("| | " + " | ".join(f"`{n}`" for n in order) + " |")
-            lines.append("|---|" + "---|" * len(order))
-            for a in order:
-                cells = []
-                for b in order:
-                    h = t["head_to_head"][a].get(b)
-                    cells.append("-" if h is None else f"{_pct(h['win_rate'])} ({_ci(h['ci95'])})")
-                lines.append(f"| `{a}` | " + " | ".join(cells) + " |")
-            lines.append("")
-            if t.get("robustness"):
-                lines += robustness_lines(t)
+            lines += table_lines(t, results)
     shown = [r for r in results if not any(t["rules"] == r.get("rules") and t["players"] == r.get("players")
                                            and r.get("agent") in t["entrants"] for t in data["tables"])]
     if results:
@@ -523,6 +563,44 @@ def render(data: dict) -> str:
               "python -m training.leaderboard --exploitability-only   # add new best responses to the JSON",
               "```", ""]
     return "\n".join(lines)
+
+
+def table_lines(t: dict, results: list[dict] | None = None, heading: str = "###") -> list[str]:
+    """One table of the page: the ranking (with, at 2 players, each entrant's best response from ``results``),
+    the head-to-head win rates and, when measured, the robustness table."""
+    rules, results, lines = t["rules"], results or [], []
+    P = t["players"]
+    lines += [f"{heading} {P} players {{ #{rules}-{P}p }}", ""]
+    head = "| rank | entrant | rating (ordinal) | mu ± sigma | points per round | cost per decision |"
+    sep = "|---|---|---|---|---|---|"
+    if P == 2:
+        head += " best response |"
+        sep += "---|"
+    lines += [head, sep]
+    for k, n in enumerate(t["ranking"], 1):
+        r, pp = t["ratings"][n], t["points_per_round"][n]
+        row = (f"| {k} | `{n}` | {r['ordinal']:.2f} | {r['mu']:.2f} ± {r['sigma']:.2f} | {pp['mean']:.2f} "
+               f"({pp['ci95'][0]:.2f}-{pp['ci95'][1]:.2f}) | {_cost(t['cost_per_decision'][n])} |")
+        if P == 2:
+            br = best_response_for(results, n, rules, P, t.get("fingerprints", {}).get(n))
+            row += (f" {_pct(br['win_rate'])} ({_ci(br['ci95'])}), {_samples(br['budget_steps'])} samples"
+                    f"{_start(br, n)} |" if br else " |")
+        lines.append(row)
+    against = "in one seat against three of the column's" if P > 2 else "against the column's"
+    lines += ["", f"Win rate of the row's entrant {against}, with its 95% interval:", ""]
+    order = t["ranking"]
+    lines.append("| | " + " | ".join(f"`{n}`" for n in order) + " |")
+    lines.append("|---|" + "---|" * len(order))
+    for a in order:
+        cells = []
+        for b in order:
+            h = t["head_to_head"][a].get(b)
+            cells.append("-" if h is None else f"{_pct(h['win_rate'])} ({_ci(h['ci95'])})")
+        lines.append(f"| `{a}` | " + " | ".join(cells) + " |")
+    lines.append("")
+    if t.get("robustness"):
+        lines += robustness_lines(t)
+    return lines
 
 
 def robustness_lines(t: dict) -> list[str]:
@@ -610,6 +688,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the JSON lines of training.best_response")
     parser.add_argument("--exploitability-only", action="store_true",
                         help="play nothing: re-read --best-responses into the existing JSON")
+    parser.add_argument("--extra", action="append", default=[], metavar="STRATEGY",
+                        help="place a strategy of your own on the tables of --presets and --sizes (repeatable): "
+                             "module:Class, path/to/file.py:Class, a run folder (finished or still training); "
+                             "plays its matches and prints the tables, to --out (default runs/leaderboard-extra/)")
     parser.add_argument("--robustness-only", action="store_true",
                         help="play only the robustness matches (every entrant against the flawed players) of "
                              "--presets and --sizes and add them to the existing JSON's tables")
@@ -637,6 +719,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.torch_threads:
         torch.set_num_threads(args.torch_threads)
     work = args.work_dir or (quick_dir if args.quick else Path("runs/leaderboard"))
+    if args.extra:
+        import agents
+        unknown = [x for x in args.extra if agents.locate(x)[0] == "unknown"]
+        if unknown:
+            parser.error(f"--extra: {', '.join(unknown)}: give module:Class, path/to/file.py:Class or a run folder")
+        out = args.out or Path("runs/leaderboard-extra") / f"leaderboard{'-quick' if args.quick else ''}.json"
+        tables = []
+        for rules in presets:
+            for n in sizes:
+                t = place(args.extra, rules, n, rounds=rounds, work=work, resume=True,
+                          log=lambda s: print(s, flush=True))
+                tables.append(t)
+                print("\n".join(table_lines(t, best_responses(args.best_responses))), flush=True)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"format": FORMAT, "quick": rounds < ROUNDS, "extra": args.extra,
+                                   "tables": tables}, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {out}")
+        return 0
     if args.robustness_only:
         data = load(out)
         if data is None:
