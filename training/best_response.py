@@ -56,6 +56,7 @@ from pathlib import Path
 
 from training import seeds
 from training.leaderboard import BEST_RESPONSES, _commit, _fingerprint, _rel
+from uno_env import extras
 
 ROUNDS = 20_000
 BATCH = 512
@@ -215,4 +216,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

@@ -59,11 +59,15 @@ from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
-import torch
-from torch import nn
 
 from training.config import PPOConfig, parse_net_arch
 from training.runs import RunFolder, Session
+from uno_env import extras
+
+with extras.needs("train", "this command" if __name__ == "__main__" else "the lean PPO trainer",
+                  script=__name__ == "__main__"):  # the light install: one line naming the extra
+    import torch
+    from torch import nn
 
 CHECKPOINT_FORMAT = "uno-env-ppo-lean/1"
 HUGE_NEG = -1e8  # the logit of an illegal action (sb3-contrib's MaskableCategorical uses the same)
@@ -626,4 +630,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

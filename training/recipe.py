@@ -36,6 +36,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from uno_env import extras
+
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = "results/v3_agents"  # the lineages' inputs kept in git (relative to the repository)
 
@@ -497,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"recipe: error: {exc}", file=sys.stderr)
         return 2
+    if not args.dry_run:  # each step's trainer needs the train extra: say so once, before the plan and any step
+        extras.require("train", "building an agent")
     print(f"{args.agent}: {recipe.note}; {len(plan)} step{'s' if len(plan) != 1 else ''} to go through, "
           f"in {builder.root}")
     print(builder.plan_text())
@@ -520,4 +524,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

@@ -57,6 +57,7 @@ from typing import ClassVar
 
 from training.config import PPOConfig, parse_net_arch
 from training.runs import RunFolder, Session
+from uno_env import extras
 
 
 @dataclass
@@ -417,11 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        print("error: RLlib training needs ray: pip install -e '.[scale]'", file=sys.stderr)
-        return 2
+    extras.require("scale", "RLlib training")  # before Ray starts: one line naming the extra (the caller's)
     try:
         train(args)
     except ValueError as exc:  # the run folder is not what --resume says
@@ -434,4 +431,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs(("scale", "train"), "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

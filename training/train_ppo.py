@@ -57,6 +57,7 @@ import numpy as np
 
 from training.config import PPOConfig, parse_net_arch
 from training.runs import RunFolder, Session
+from uno_env import extras
 
 
 def discounted_outcomes(rewards: np.ndarray, dones: np.ndarray, gamma: float) -> tuple[np.ndarray, np.ndarray]:
@@ -497,4 +498,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())
