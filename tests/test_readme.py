@@ -40,6 +40,27 @@ def test_install_says_cpu_torch_first_then_the_two_commands():
     assert lines[1].startswith("python -m pytest")
 
 
+def test_the_first_command_shows_heuristic_bots_play_a_few_screens_at_a_pace_one_can_follow(monkeypatch, capsys):
+    """The first command is what a newcomer sees first: the strongest bot, a round long enough to show the game
+    (a few screens, not hundreds of lines in a second) and a pause before each move, over seconds, not minutes."""
+    import shlex
+
+    from uno_apps import cli, terminal
+
+    install = README.split("## Install and run", 1)[1].split("```bash\n", 1)[1]
+    first = install.splitlines()[0].split("&&", 1)[1].split("#", 1)[0]
+    argv = shlex.split(first)
+    assert argv[0] == "uno" and argv[1] == "watch" and argv[argv.index("--bots") + 1] == "heuristic"
+    delay = float(argv[argv.index("--delay") + 1])
+    pauses = []
+    monkeypatch.setattr(terminal.time, "sleep", pauses.append)  # the pauses counted, not waited
+    assert cli.main(argv[1:]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    assert 60 <= len(shown) <= 200, len(shown)  # a few screens
+    assert set(pauses) == {delay} and 10 <= delay * len(pauses) <= 60, (delay, len(pauses))  # seconds to watch
+    assert any("round over" in line for line in shown[-8:])  # a whole round
+
+
 def test_every_link_leads_to_a_file_and_anchor_of_the_repository():
     for target in re.findall(r"\]\(([^)\s]+)\)", README):
         if re.match(r"[a-z]+://", target):

@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
 
     w = sub.add_parser("watch", help="agents play, every action said in words")
     common(w)
-    w.add_argument("--bots", default="random", help="comma-separated agent names, assigned to seats in turn")
+    w.add_argument("--bots", default="heuristic",
+                   help="comma-separated agent names, assigned to seats in turn (default: heuristic, the best bot)")
     w.add_argument("--rounds", type=int, default=1, help="stop after this many rounds (or at game end)")
     w.add_argument("--verbose", action="store_true", help="also print the table before every decision")
     w.add_argument("--quiet", action="store_true", help="print only each round's result and final table")
