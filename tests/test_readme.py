@@ -95,3 +95,12 @@ def test_the_light_install_and_the_test_suites_needs_are_said():
     assert "pip install -e ." in install and "no PyTorch" in install
     assert "minutes" in install and "chromium" in install and "scale" in install
     assert (ROOT / "LICENSE").is_file() and "MIT License" in (ROOT / "LICENSE").read_text()
+
+
+def test_the_readme_and_getting_started_name_each_trainer_by_its_command_and_say_what_scale_changes():
+    """The same command on both first pages (not a file path on one and a module on the other), and the scale
+    extra's one side effect said where it is offered: Ray pins an older Gymnasium."""
+    started = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    for page in (README, started):
+        assert "python -m training.rllib_train" in page and "training/rllib_train.py" not in page
+        assert any("scale" in line and "older Gymnasium" in line for line in page.splitlines())

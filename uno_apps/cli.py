@@ -59,10 +59,16 @@ def watch(args, out=print) -> int:
 
 def play(args, inp=None, out=print) -> int:
     """A person plays seat ``--seat`` against agents; legal moves are listed by number."""
+    from uno_env.render import plural
+
     from .terminal import play as run
     with _recording(args) as w:
-        return run(args.rules, args.players, args.opponents, seat=args.seat, seed=args.seed, ansi=colours(args),
-                   inp=inp or input, out=out, record=w and w.write)
+        try:
+            return run(args.rules, args.players, args.opponents, seat=args.seat, seed=args.seed,
+                       ansi=colours(args), inp=inp or input, out=out, record=w and w.write)
+        finally:  # also after q or Ctrl-C mid-round, whose round is not recorded: say what the file holds
+            if w is not None:
+                out(f"{plural(w.count, 'whole round')} recorded in {args.record}")
 
 
 def replay(args, inp=None, out=print) -> int:

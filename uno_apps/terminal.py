@@ -162,7 +162,8 @@ def play(rules: str, num_players: int, opponents: str, seat: int = 0, seed=None,
             ans = _ask(inp, "your move: ").strip()
             low = ans.lower()
             if low in ("q", "quit", "exit"):
-                out("bye")
+                # a record is a whole round, which replays to its result: the round in play has none yet
+                out("bye" + (": the round in play is not recorded (a record holds a whole round)" if record else ""))
                 return 0
             if ans == "?":
                 out(LEGEND)
