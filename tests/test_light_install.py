@@ -23,6 +23,20 @@ TRAIN = 'needs the train extra'
 INSTALL = 'pip install -e ".[{}]"'
 
 
+def test_each_extras_modules_are_those_its_pyproject_entry_installs():
+    """``uno_env.extras.EXTRAS`` names, for each extra, modules of distributions pyproject.toml lists in it."""
+    import re
+
+    from uno_env.extras import EXTRAS, PLAY
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 on
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    for extra, modules in EXTRAS.items():
+        assert extra in declared, extra
+        dists = {re.match(r"[A-Za-z0-9_.-]+", r).group(0).lower().replace("-", "_") for r in declared[extra]}
+        assert set(modules) <= dists, (extra, set(modules) - dists)
+    assert set(PLAY) <= set(EXTRAS["train"])
+
+
 @pytest.fixture(scope="session")
 def light(tmp_path_factory) -> Path:
     """The ``bin`` folder of a virtual environment holding the light install of this checkout."""

@@ -30,7 +30,7 @@ def load_agents(names: list[str], game, seed, out=print) -> list:
     out_agents = []
     for i, n in enumerate(names):
         if _trained(n):
-            extras.require("train", f"the trained agent {n!r}")
+            extras.require("train", f"the trained agent {n!r}", extras.PLAY)
             out(f"loading {n} (PyTorch takes a few seconds to start)...")
         out_agents.append(agents.load(n, game=game, seed=None if seed is None else seed + i))
     return out_agents

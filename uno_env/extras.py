@@ -31,6 +31,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "notebooks": ("jupyter", "pandas", "matplotlib"),
     "dev": ("pytest", "mkdocs", "properdocs"),
 }
+PLAY = ("torch", "stable_baselines3", "sb3_contrib")  # what a trained agent needs to play (agents.policy)
 OWN = ("uno_env", "agents", "training", "uno_apps", "research")  # never "missing": a missing one is a bug
 EXIT = 1  # the exit status of a command whose extra is missing
 
@@ -68,9 +69,10 @@ def _absent(module: str) -> bool:
         return True
 
 
-def require(extra: str, feature: str) -> None:
-    """Raise ``MissingExtraError`` now if a module of ``extra`` is not installed (nothing is imported)."""
-    for module in EXTRAS[extra]:
+def require(extra: str, feature: str, modules: tuple[str, ...] | None = None) -> None:
+    """Raise ``MissingExtraError`` now if a module of ``extra`` (or of ``modules``, those of it the feature
+    imports) is not installed; nothing is imported."""
+    for module in EXTRAS[extra] if modules is None else modules:
         if _absent(module):
             raise MissingExtraError(extra, feature, module)
 
