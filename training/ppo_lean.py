@@ -634,6 +634,10 @@ def main(argv: list[str] | None = None) -> int:
     except Interrupted as exc:
         print(f"ppo_lean: {exc}", file=sys.stderr)
         return exc.exit_code
+    except KeyboardInterrupt:  # before or after the training loop, or a second Ctrl-C in it: no new checkpoint
+        print("ppo_lean: stopped at once; the same command goes on from the run's last checkpoint, if it has one",
+              file=sys.stderr)
+        return 130
     return 0
 
 

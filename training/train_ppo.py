@@ -529,6 +529,10 @@ def main(argv: list[str] | None = None) -> int:
     except Interrupted as exc:
         print(f"train_ppo: {exc}", file=sys.stderr)
         return exc.exit_code
+    except KeyboardInterrupt:  # before or after the training loop, or a second Ctrl-C in it: no new checkpoint
+        print("train_ppo: stopped at once; the same command goes on from the run's last checkpoint, if it has one",
+              file=sys.stderr)
+        return 130
     return 0
 
 
