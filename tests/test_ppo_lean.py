@@ -124,8 +124,9 @@ def test_the_same_command_with_other_settings_does_not_continue_an_interrupted_r
     capsys.readouterr()
     assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "r", "--total-steps", "512",
                           "--learning-rate", "1e-4"]) == 2
-    assert "(interrupted at step 128, started with learning_rate=0.0003, not 0.0001); pass --resume" in \
-        capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "already exists; pass --resume" in err and \
+        "(interrupted at step 128, started with learning_rate=0.0003, not 0.0001)" in err
 
 
 def test_a_restarted_run_would_differ_so_the_resume_test_can_fail(tmp_path):

@@ -75,8 +75,8 @@ class RunFolder:
                 how = "it has finished" if self.finished() or saved is None else \
                     f"interrupted at step {self.steps():,}, started with " + \
                     ", ".join(f"{k}={old!r}, not {new!r}" for k, old, new in changed[:3])
-                raise ValueError(f"run {self.path} already exists ({how}); pass --resume to continue it or choose "
-                                 f"--run-name")
+                raise ValueError(f"run {self.path} already exists; pass --resume to continue it or choose "
+                                 f"--run-name ({how})")
             cfg.resume = True  # the same command again: an interrupted run goes on
             print(f"{self.path} was interrupted at step {self.steps():,}: continuing it (the same command, or "
                   f"--resume, does)", flush=True)
