@@ -27,7 +27,9 @@ layout).
 This package is the agent loader that ``pyproject.toml`` declares to the environments (the entry point
 ``agents`` of the group ``uno_env.agents``): they turn an opponent's name into an agent with ``load`` and
 learn its layout with ``observation_of``, without importing this package themselves (``uno_env.opponents``).
-A name ``load`` does not know raises ``UnknownAgentError`` (a ``ValueError`` and a ``LookupError``).
+A name ``load`` does not know raises ``UnknownAgentError`` (a ``ValueError`` and a ``LookupError``); a trained
+agent on the light install (no PyTorch) raises ``uno_env.extras.MissingExtraError`` (a ``ModuleNotFoundError``)
+naming the extra to install.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import json
 import os
 from pathlib import Path
 
-from uno_env import opponents
+from uno_env import extras, opponents
 from uno_env.opponents import UnknownAgentError
 
 from . import flawed
@@ -114,6 +116,18 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
     if kind == "colours":
         policy = load(name_or_path[:-len(COLOURS)], game=game, seed=seed)
         return policy if getattr(policy, "maps", None) is not None else _colour_averaged(policy, game, name_or_path)
+    if kind in ("rllib", "sb3", "export", "checkpoint"):
+        # a trained policy: PyTorch and sb3-contrib (the train extra), an RLlib checkpoint Ray too (scale)
+        needed = ("scale", "train") if kind == "rllib" else "train"
+        with extras.needs(needed, f"the trained agent {str(name_or_path)!r}"):
+            return _load_trained(kind, path, name_or_path, game, seed)
+    raise UnknownAgentError(f"unknown agent {str(name_or_path)!r}; agents are: {', '.join(available())}, a flawed "
+                            f"player ({', '.join(flawed.names())}), a strategy of your own (module:Class or "
+                            f"path/to/file.py:Class), or a path to an exported policy (.json/.pt), an SB3 .zip, a "
+                            f"run folder (finished, or still training: its latest checkpoint) or an RLlib checkpoint")
+
+
+def _load_trained(kind: str, path: Path, name_or_path, game, seed):
     from .policy import PolicyAgent
 
     if kind == "rllib":
@@ -123,16 +137,11 @@ def load(name_or_path: str | os.PathLike, game=None, seed: int | None = None) ->
         return PolicyAgent.from_sb3(path, game=_game_of(game))
     if kind == "checkpoint":
         return PolicyAgent.from_run(path, game=_game_of(game))
-    if kind == "export":
-        name = name_or_path if isinstance(name_or_path, str) and name_or_path in shipped() else None
-        policy = PolicyAgent.load(path, game=_game_of(game), name=name)
-        if policy.meta.get("play") == PLAY_COLOUR_AVERAGE:  # the export says how it plays best
-            return _colour_averaged(policy, game, policy.name)
-        return policy
-    raise UnknownAgentError(f"unknown agent {str(name_or_path)!r}; agents are: {', '.join(available())}, a flawed "
-                            f"player ({', '.join(flawed.names())}), a strategy of your own (module:Class or "
-                            f"path/to/file.py:Class), or a path to an exported policy (.json/.pt), an SB3 .zip, a "
-                            f"run folder (finished, or still training: its latest checkpoint) or an RLlib checkpoint")
+    name = name_or_path if isinstance(name_or_path, str) and name_or_path in shipped() else None
+    policy = PolicyAgent.load(path, game=_game_of(game), name=name)
+    if policy.meta.get("play") == PLAY_COLOUR_AVERAGE:  # the export says how it plays best
+        return _colour_averaged(policy, game, policy.name)
+    return policy
 
 
 def observation_of(agent) -> str | None:

@@ -92,6 +92,59 @@ def test_nothing_in_the_repository_points_outside_it():
     assert not hits, "\n".join(hits)
 
 
+# Words of the project's own history in pages written for newcomers: each pattern with what it catches.  The
+# history (issue numbers, who measured what when, what was left of a plan) belongs in results/README.md.
+INTERNAL = {
+    r"\b(?:issue|PR|pull request)s?\s*#?\d+": "an issue or pull-request number",
+    r"\b(?:a|the|this|that|another|an earlier|a later|the last|the next|one) (?:session|helper|lead)\b"
+    r"(?! to its recipe)(?:'s)? (?:on|measured|ran|found|tried|of the project)\b": "a working session of the project",
+    r"\b(?:left (?:of|in) (?:its|the|their) budget|budget (?:left|remaining)|what is left of)\b":
+        "a plan's budget, and what is left of it",
+    r"\b\d+(?:\.\d+)?M of (?:its|the|their) \d+(?:\.\d+)?M\b": "a share of a plan's samples",
+    r"\b(?:two|both|three) shipped agents\b": "a count of shipped agents that goes stale (say which)",
+    r"\bwt-[a-z]+\b|/work/": "a path of the developers' machines",
+}
+
+
+def user_docs() -> dict[str, str]:
+    """The pages a newcomer reads: the README, docs/*.md and the generated leaderboard page."""
+    pages = {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8")
+             for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]}
+    from training import leaderboard
+    pages["docs/leaderboard.md (training/leaderboard.py page())"] = leaderboard.page()
+    return pages
+
+
+def internal_words(text: str) -> list[tuple[int, str, str]]:
+    """(line, what it is, the words) of each internal reference in ``text``, a phrase broken over lines too."""
+    flat = re.sub(r"\s", " ", text)  # the same length: an offset is still on its line
+    return [(text.count("\n", 0, m.start()) + 1, why, m.group(0)) for pattern, why in INTERNAL.items()
+            for m in re.finditer(pattern.replace(" ", r"\s+"), flat, re.IGNORECASE)]
+
+
+def test_user_docs_name_no_issue_session_or_budget_of_the_projects_own_history():
+    hits = [f"{name}:{n}: {why}: {words!r}" for name, text in user_docs().items()
+            for n, why, words in internal_words(text)]
+    assert not hits, "\n".join(hits)
+
+
+@pytest.mark.parametrize("line", [
+    "since issue 47 it does", "Before issue 47 (`a911c16`)", "A later session on the same kind of VM measured 7.3",
+    "the 20M samples left in the budget would add", "is what is left of its budget", "It trained for 10M of its 30M "
+    "samples", "Both shipped\n  agents play this way", "what the two shipped agents are", "see #12 (issue #12)",
+])
+def test_the_internal_words_check_catches_what_it_names(line):
+    assert internal_words(line)
+
+
+@pytest.mark.parametrize("line", [
+    "`sessions.json` records each session's steps", "add a later session to its recipe (`training/recipe.py`)",
+    "its training budget in samples beside it", "the seat left of the dealer", "a longer budget may find more",
+])
+def test_the_internal_words_check_lets_the_projects_own_terms_through(line):
+    assert not internal_words(line)
+
+
 def test_the_legend_explains_every_colour_symbol_and_action_of_every_deck():
     legend = NOTATION.split("{ #legend }", 1)[1].split("\n## ", 1)[0]
     codes = set(re.findall(r"`([^`]+)`", legend))

@@ -337,6 +337,31 @@ def test_uno_play_records_each_round_and_the_record_replays_to_the_same_scores(t
         check(r)  # replays the chosen actions and compares the final position, scores and winner
 
 
+def test_quitting_uno_play_mid_round_says_the_round_in_play_is_not_recorded(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "mine.jsonl"
+    answers = iter(["0", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert cli.main(["play", "--players", "2", "--opponents", "random", "--seed", "3", "--plain",
+                     "--record", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2] == "bye: the round in play is not recorded (a record holds a whole round)"
+    assert out[-1] == f"0 whole rounds recorded in {path}" and path.read_text() == ""
+
+
+def test_the_first_card_says_whom_it_skips_and_that_it_reverses():
+    """Before anyone plays, a Skip turned up skips a seat and a Reverse turns the direction: the deal says so,
+    to the skipped seat as "you are skipped"."""
+    lines: list[str] = []
+    terminal.play("standard_en", 2, "heuristic", seed=35, ansi=False, out=lines.append, inp=lambda prompt: "q")
+    assert lines[1] == " * round 1: heuristic_1 deals 7 cards each; the first card is GS: you are skipped"
+    t = Table("standard_en", 4, seed=28)
+    assert t.events[0].text(None).endswith("the first card is GR: the direction reverses: player_0 plays first")
+    assert t.events[0].text(2).endswith("the first card is GR: the direction reverses: player_0 plays first")
+    t = Table("standard_en", 4, seed=11)
+    assert t.events[0].text(1).endswith("the first card is GS: you are skipped")
+    assert t.events[0].text(None).endswith("the first card is GS: player_1 is skipped") and t.actor == 2
+
+
 def test_uno_watch_records_what_it_shows(tmp_path):
     from uno_env.records import check, read_records
     path = tmp_path / "watched.jsonl"

@@ -4,6 +4,8 @@ TensorBoard statistics, clear errors; and the training benchmark's lean path.  N
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -50,16 +52,16 @@ def test_a_run_killed_after_a_checkpoint_has_its_sessions_on_disk_and_resumes_co
     sessions.json beside it, and the resume appends its own session."""
     learn = LeanPPO.learn
 
-    def killed_after_256(self, total_steps, on_update):
+    def killed_after_256(self, total_steps, on_update, **kw):
         def callback(tr, stats):
             on_update(tr, stats)
             if tr.step >= 256:
                 raise KeyboardInterrupt
-        return learn(self, total_steps, callback)
+        return learn(self, total_steps, callback, **kw)
 
     monkeypatch.setattr(LeanPPO, "learn", killed_after_256)
-    with pytest.raises(KeyboardInterrupt):
-        _train(tmp_path, "--run-name", "killed", "--total-steps", "512", "--checkpoint-every", "128")
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "killed", "--total-steps", "512",
+                          "--checkpoint-every", "128"]) == 130  # stopped at once: no checkpoint of its own
     run = tmp_path / "killed"
     assert not (run / "agent.json").exists()
     sessions = json.loads((run / "sessions.json").read_text())
@@ -69,6 +71,62 @@ def test_a_run_killed_after_a_checkpoint_has_its_sessions_on_disk_and_resumes_co
     sessions = json.loads((run / "sessions.json").read_text())
     assert [(s["start_step"], s["end_step"]) for s in sessions["sessions"]] == [(0, 256), (256, 512)]
     assert sessions["train_seconds"] == pytest.approx(sum(s["seconds"] for s in sessions["sessions"]), abs=0.2)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_run_stopped_by_a_signal_between_checkpoints_writes_one_and_the_same_command_ends_it_as_if_never_stopped(
+        tmp_path, monkeypatch, capsys, signum):
+    """Ctrl-C (SIGINT) or kill (SIGTERM) long before the next checkpoint: the run finishes its update, writes its
+    checkpoint and sessions record, and exits with the shell's status for the signal; the same command then
+    continues it, says so, and ends with the weights of a run never stopped."""
+    whole = _train(tmp_path, "--run-name", "whole", "--total-steps", "1024")
+    argv = [*TINY, "--runs-dir", str(tmp_path), "--run-name", "cut", "--total-steps", "1024",
+            "--checkpoint-every", "100000"]
+    ckpt = tmp_path / "cut" / "checkpoints" / "latest.pt"
+    update = LeanPPO.update
+
+    def signalled(self):
+        if self.step == 384:  # the rollout collected, its update under way: no checkpoint yet
+            assert not ckpt.exists()
+            os.kill(os.getpid(), signum)
+        return update(self)
+
+    monkeypatch.setattr(LeanPPO, "update", signalled)
+    capsys.readouterr()
+    assert ppo_lean.main(argv) == 128 + signum
+    err = capsys.readouterr().err
+    assert f"stopped by {signal.Signals(signum).name} at step 384" in err and "run the same command again" in err
+    assert ckpt.exists() and not (tmp_path / "cut" / "agent.json").exists()
+    sessions = json.loads((tmp_path / "cut" / "sessions.json").read_text())
+    assert sessions["steps"] == 384 and [s["end_step"] for s in sessions["sessions"]] == [384]
+
+    monkeypatch.setattr(LeanPPO, "update", update)
+    assert ppo_lean.main(argv) == 0  # the same command
+    assert "was interrupted at step 384: continuing it" in capsys.readouterr().out
+    sessions = json.loads((tmp_path / "cut" / "sessions.json").read_text())
+    assert [(s["start_step"], s["end_step"]) for s in sessions["sessions"]] == [(0, 384), (384, 1024)]
+    a, b = _weights(whole), _weights(tmp_path / "cut")
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handlers before are back
+
+
+def test_the_same_command_with_other_settings_does_not_continue_an_interrupted_run(tmp_path, monkeypatch, capsys):
+    update = LeanPPO.update
+
+    def signalled(self):
+        if self.step == 128:
+            os.kill(os.getpid(), signal.SIGINT)
+        return update(self)
+
+    monkeypatch.setattr(LeanPPO, "update", signalled)
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "r", "--total-steps", "512"]) == 130
+    monkeypatch.setattr(LeanPPO, "update", update)
+    capsys.readouterr()
+    assert ppo_lean.main([*TINY, "--runs-dir", str(tmp_path), "--run-name", "r", "--total-steps", "512",
+                          "--learning-rate", "1e-4"]) == 2
+    err = capsys.readouterr().err
+    assert "already exists; pass --resume" in err and \
+        "(interrupted at step 128, started with learning_rate=0.0003, not 0.0001)" in err
 
 
 def test_a_restarted_run_would_differ_so_the_resume_test_can_fail(tmp_path):

@@ -40,6 +40,27 @@ def test_install_says_cpu_torch_first_then_the_two_commands():
     assert lines[1].startswith("python -m pytest")
 
 
+def test_the_first_command_shows_heuristic_bots_play_a_few_screens_at_a_pace_one_can_follow(monkeypatch, capsys):
+    """The first command is what a newcomer sees first: the strongest bot, a round long enough to show the game
+    (a few screens, not hundreds of lines in a second) and a pause before each move, over seconds, not minutes."""
+    import shlex
+
+    from uno_apps import cli, terminal
+
+    install = README.split("## Install and run", 1)[1].split("```bash\n", 1)[1]
+    first = install.splitlines()[0].split("&&", 1)[1].split("#", 1)[0]
+    argv = shlex.split(first)
+    assert argv[0] == "uno" and argv[1] == "watch" and argv[argv.index("--bots") + 1] == "heuristic"
+    delay = float(argv[argv.index("--delay") + 1])
+    pauses = []
+    monkeypatch.setattr(terminal.time, "sleep", pauses.append)  # the pauses counted, not waited
+    assert cli.main(argv[1:]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    assert 60 <= len(shown) <= 200, len(shown)  # a few screens
+    assert set(pauses) == {delay} and 10 <= delay * len(pauses) <= 60, (delay, len(pauses))  # seconds to watch
+    assert any("round over" in line for line in shown[-8:])  # a whole round
+
+
 def test_every_link_leads_to_a_file_and_anchor_of_the_repository():
     for target in re.findall(r"\]\(([^)\s]+)\)", README):
         if re.match(r"[a-z]+://", target):
@@ -74,3 +95,12 @@ def test_the_light_install_and_the_test_suites_needs_are_said():
     assert "pip install -e ." in install and "no PyTorch" in install
     assert "minutes" in install and "chromium" in install and "scale" in install
     assert (ROOT / "LICENSE").is_file() and "MIT License" in (ROOT / "LICENSE").read_text()
+
+
+def test_the_readme_and_getting_started_name_each_trainer_by_its_command_and_say_what_scale_changes():
+    """The same command on both first pages (not a file path on one and a module on the other), and the scale
+    extra's one side effect said where it is offered: Ray pins an older Gymnasium."""
+    started = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    for page in (README, started):
+        assert "python -m training.rllib_train" in page and "training/rllib_train.py" not in page
+        assert any("scale" in line and "older Gymnasium" in line for line in page.splitlines())

@@ -184,6 +184,35 @@ def test_ship_writes_the_product_as_an_agent_that_loads_and_plays_as_the_recipe_
     assert agents.load(str(tmp_path / "tiny.json")) is not None
 
 
+def test_ctrl_c_passes_the_stop_on_to_the_running_step_which_checkpoints_and_the_plan_goes_on_from_there(tmp_path):
+    """Ctrl-C reaches the builder alone (the steps run in sessions of their own): it sends each running step one
+    SIGTERM, the step finishes its update and writes its checkpoint, and the builder says how to go on."""
+    import signal
+    import threading
+    import time
+
+    from training.runs import Interrupted
+
+    long = Recipe(agent="long", steps=(Run("a", f"{TINY} --seed 1", 10_000_000),))
+    builder, said = Builder(long, tmp_path), []
+
+    def ctrl_c_once_training():  # the step's TensorBoard file appears as its training loop starts
+        deadline = time.time() + 120
+        while not list((tmp_path / "a" / "tb").glob("events.*")) and time.time() < deadline:
+            time.sleep(0.2)
+        time.sleep(2.0)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=ctrl_c_once_training, daemon=True).start()
+    with pytest.raises(Interrupted, match="stopped by SIGINT: .* run the same command again") as stopped:
+        builder.build(log=said.append)
+    assert stopped.value.exit_code == 130
+    reached = builder.reached(long.by_name["a"])
+    assert 0 < reached < 10_000_000 and reached % (16 * 8) == 0
+    assert any(f"a stopped at step {reached:,}" in line for line in said)
+    assert builder.plan()[0][:2] == ("a", f"at step {reached}")  # the same command goes on from there
+
+
 def test_a_failing_step_stops_the_build_and_names_itself(tmp_path):
     broken = Recipe(agent="broken", steps=(Run("bad", f"{TINY} --n-envs 0", 128),))
     with pytest.raises(RuntimeError, match="step bad failed"):

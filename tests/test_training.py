@@ -97,6 +97,41 @@ def test_training_killed_mid_run_resumes_from_the_last_checkpoint(tmp_path):
     assert json.loads((tmp_path / "killed" / "agent.json").read_text())["resumes"] == 1
 
 
+def test_training_stopped_by_a_signal_saves_what_it_trained_and_the_same_command_continues_it(
+        tmp_path, monkeypatch, capsys):
+    """kill (SIGTERM) between checkpoints: SB3 stops at once (a callback's ``_on_step`` returns False), the rollout
+    in progress is dropped, and the checkpoint and sessions record hold the steps trained on; the same command
+    then continues from there and says so."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+
+    from training import train_ppo
+
+    class Kill(BaseCallback):
+        def _on_step(self) -> bool:
+            if self.model.num_timesteps == 2 * 8 * 64 + 8:  # the first step of the third rollout
+                os.kill(os.getpid(), signal.SIGTERM)
+            return True
+
+    made = train_ppo.make_callback
+    monkeypatch.setattr(train_ppo, "make_callback", lambda *a, **kw: CallbackList([Kill(), made(*a, **kw)]))
+    argv = ["--runs-dir", str(tmp_path), *SMALL, "--run-name", "term", "--total-steps", "2048", "--eval-every", "0",
+            "--checkpoint-every", "100000", "--torch-threads", "1"]
+    capsys.readouterr()
+    assert train_ppo.main(argv) == 143
+    assert "stopped by SIGTERM at step 1,024" in capsys.readouterr().err
+    run = tmp_path / "term"
+    assert MaskablePPO.load(str(run / "checkpoints" / "latest.zip")).num_timesteps == 1024
+    assert json.loads((run / "sessions.json").read_text())["steps"] == 1024 and not (run / "agent.json").exists()
+    monkeypatch.setattr(train_ppo, "make_callback", made)
+    assert train_ppo.main(argv) == 0  # the same command
+    out = capsys.readouterr().out
+    assert "was interrupted at step 1,024: continuing it" in out and f"resuming {run} at step 1024" in out
+    assert MaskablePPO.load(str(run / "model.zip")).num_timesteps == 2048
+    sessions = json.loads((run / "sessions.json").read_text())["sessions"]
+    assert [(s["start_step"], s["end_step"]) for s in sessions] == [(0, 1024), (1024, 2048)]
+
+
 def test_hyperparameters_given_on_resume_take_effect(tmp_path):
     _train(tmp_path, "--run-name", "anneal", "--total-steps", "512", "--eval-every", "0", "--checkpoint-every", "512")
     out = _train(tmp_path, "--run-name", "anneal", "--total-steps", "1024", "--eval-every", "0", "--resume",

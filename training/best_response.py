@@ -56,6 +56,8 @@ from pathlib import Path
 
 from training import seeds
 from training.leaderboard import BEST_RESPONSES, _commit, _fingerprint, _rel
+from training.runs import Interrupted
+from uno_env import extras
 
 ROUNDS = 20_000
 BATCH = 512
@@ -171,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, FileNotFoundError) as exc:
         print(f"best_response: error: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as exc:  # Ctrl-C or kill: the learner's checkpoint is written; the same command goes on
+        print(f"best_response: {exc}", file=sys.stderr)
+        return exc.exit_code
     sessions = json.loads((run / "sessions.json").read_text())
     recent = _recent_episodes(run)
     if recent["mean_decisions"] > 200:
@@ -215,4 +220,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

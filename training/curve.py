@@ -18,6 +18,8 @@ import json
 import sys
 from pathlib import Path
 
+from uno_env import extras
+
 TAG = "rollout/win_rate"
 EVERY = 500_000
 
@@ -89,4 +91,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from uno_env import extras
+
 Z95 = 1.959963984540054
 
 
@@ -351,4 +353,5 @@ def main(argv: list[str] | None = None, prog: str = "python -m training.evaluate
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

@@ -55,6 +55,7 @@ from pathlib import Path
 import numpy as np
 
 from training import seeds
+from uno_env import extras
 
 REPO = Path(__file__).resolve().parent.parent
 PRESETS = ("standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp")
@@ -767,4 +768,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

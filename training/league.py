@@ -37,6 +37,7 @@ from typing import ClassVar
 import numpy as np
 
 from training import ppo_lean
+from training.runs import Interrupted
 
 
 @dataclass
@@ -165,7 +166,7 @@ class LeaguePPO(ppo_lean.LeanPPO):
                     self.wins[j] += w
         return out
 
-    def learn(self, total_steps: int, on_update=None) -> None:
+    def learn(self, total_steps: int, on_update=None, stop=None) -> None:
         every = self.cfg.league_snapshot_every
 
         def hook(tr: LeaguePPO, stats: dict) -> None:
@@ -182,7 +183,7 @@ class LeaguePPO(ppo_lean.LeanPPO):
                 on_update(tr, stats)
             tr.write_league()
 
-        super().learn(total_steps, hook)
+        super().learn(total_steps, hook, stop=stop)
 
     def write_league(self) -> None:
         cfg = self.cfg
@@ -215,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, FileNotFoundError) as exc:
         print(f"league: error: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as exc:  # Ctrl-C or kill: checkpointed after the update in progress
+        print(f"league: {exc}", file=sys.stderr)
+        return exc.exit_code
     return 0
 
 

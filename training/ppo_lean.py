@@ -33,6 +33,8 @@ A run writes ``runs/NAME/`` (the family's run folder):
   The games are pickled: load only checkpoints you trust.  When they no longer unpickle (the package's
   game classes changed since the checkpoint), the resume keeps everything else, begins new games, warns,
   and notes it in the session (``games_restarted``);
+* on Ctrl-C or ``kill``, after the update in progress: ``checkpoints/latest.pt`` and ``sessions.json``
+  (``training.runs.StopSignal``); the same command then continues the run, exactly;
 * ``tb/``: TensorBoard scalars (``rollout/ep_rew_mean``, ``rollout/ep_len_mean``, ``rollout/win_rate``,
   ``train/*`` losses, ``time/fps``); ``sessions.json``: each session's steps and wall time;
 * ``agent.json`` + ``agent.pt``: the policy exported in the shipped-agent format (``agents.load(run)``,
@@ -59,11 +61,15 @@ from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
-import torch
-from torch import nn
 
 from training.config import PPOConfig, parse_net_arch
-from training.runs import RunFolder, Session
+from training.runs import Interrupted, RunFolder, Session, StopSignal
+from uno_env import extras
+
+with extras.needs("train", "this command" if __name__ == "__main__" else "the lean PPO trainer",
+                  script=__name__ == "__main__"):  # the light install: one line naming the extra
+    import torch
+    from torch import nn
 
 CHECKPOINT_FORMAT = "uno-env-ppo-lean/1"
 HUGE_NEG = -1e8  # the logit of an illegal action (sb3-contrib's MaskableCategorical uses the same)
@@ -464,10 +470,10 @@ class LeanPPO:
         out["explained_variance"] = float("nan") if var == 0 else 1 - residual / var
         return out
 
-    def learn(self, total_steps: int, on_update=None) -> None:
-        """Rollouts and updates until ``total_steps`` decisions (counted across resumes);
-        ``on_update(self, stats)`` after each update."""
-        while self.step < total_steps:
+    def learn(self, total_steps: int, on_update=None, stop=None) -> None:
+        """Rollouts and updates until ``total_steps`` decisions (counted across resumes), or until ``stop()`` says
+        so after an update (a signal: ``training.runs.StopSignal``); ``on_update(self, stats)`` after each update."""
+        while self.step < total_steps and not (stop is not None and stop()):
             rollout = self.collect()
             stats = self.update()
             if on_update is not None:
@@ -601,12 +607,15 @@ def train(cfg: Config, trainer: type[LeanPPO] | None = None) -> Path:
             tr.save(ckpt)
             folder.write_sessions(tr.step, tr.sessions)  # a run killed after this checkpoint keeps its wall time
 
-    trainer.learn(cfg.total_steps, on_update)
+    with StopSignal() as stop:  # Ctrl-C or kill: stop after the update in progress, with a checkpoint
+        trainer.learn(cfg.total_steps, on_update, stop=lambda: bool(stop))
     bar.close()
     writer.close()
     session.update(trainer.step)
     trainer.save(ckpt)
     total_seconds = folder.write_sessions(trainer.step, trainer.sessions)
+    if stop:
+        raise stop.interrupted(run, trainer.step)
     cloned = json.loads((run / "distill.json").read_text()) if (run / "distill.json").exists() else None
     trainer.export(run / "agent", cfg.name, extra={
         "trained_steps": trainer.step, "train_seconds": total_seconds, "resumes": len(trainer.sessions) - 1,
@@ -623,8 +632,16 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, FileNotFoundError) as exc:
         print(f"ppo_lean: error: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as exc:
+        print(f"ppo_lean: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:  # before or after the training loop, or a second Ctrl-C in it: no new checkpoint
+        print("ppo_lean: stopped at once; the same command goes on from the run's last checkpoint, if it has one",
+              file=sys.stderr)
+        return 130
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

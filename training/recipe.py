@@ -36,6 +36,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from training.runs import Interrupted, StopSignal
+from uno_env import extras
+
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = "results/v3_agents"  # the lineages' inputs kept in git (relative to the repository)
 
@@ -395,9 +398,31 @@ class Builder:
         running: dict[str, tuple[subprocess.Popen, float, object]] = {}
         seconds: dict[str, float] = {}
         failed: list[str] = []
+        with StopSignal(say=log) as stop:
+            try:
+                self._build(todo, running, seconds, failed, jobs, stop, log)
+            except KeyboardInterrupt:  # a second signal: stop now, and the steps too
+                for proc, _, _ in running.values():
+                    proc.kill()
+                raise
+        if stop:
+            raise stop.interrupted(self.root)
+        if failed:
+            raise RuntimeError(f"step {failed[0]} failed; fix it and run the same command again to go on")
+        return seconds
+
+    def _build(self, todo, running, seconds, failed, jobs, stop, log) -> None:
+        """``build``'s loop.  The steps run in sessions of their own, so that Ctrl-C reaches this process only: on
+        a signal it passes SIGTERM on to each step once (each finishes its update and writes its checkpoint),
+        starts no other and waits for them."""
+        told = False
         while todo or running:
+            if stop and not told:
+                for proc, _, _ in running.values():
+                    proc.terminate()
+                told = True
             ready = [n for n in todo if all(self.done(m) for m in self.recipe.by_name[n].needs)]
-            while ready and len(running) < jobs and not failed:
+            while ready and len(running) < jobs and not failed and not stop:
                 name = ready.pop(0)
                 todo.remove(name)
                 cmd = self.command(name)
@@ -407,16 +432,23 @@ class Builder:
                 log(f"[{time.strftime('%H:%M:%S')}] {name}: python {shlex.join(cmd[1:])}")
                 path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
                 running[name] = (subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=REPO,
-                                                  env={**os.environ, "PYTHONPATH": path}), time.time(), out)
+                                                  env={**os.environ, "PYTHONPATH": path}, start_new_session=True),
+                                 time.time(), out)
             if not running:
-                if failed or not todo:
+                if failed or not todo or stop:
                     break
                 raise RuntimeError(f"steps {', '.join(todo)} wait on steps that are not done")  # a guard
-            name = self._wait(running)
+            name = self._wait(running, lambda told=told: bool(stop) and not told)
+            if name is None:  # a signal came: pass it on above
+                continue
             proc, t0, out = running.pop(name)
             out.close()
             seconds[name] = seconds.get(name, 0.0) + round(time.time() - t0, 1)
-            if proc.returncode != 0:
+            if stop and proc.returncode != 0:  # stopped by the signal passed on
+                step = self.recipe.by_name[name]
+                log(f"[{time.strftime('%H:%M:%S')}] {name} stopped" +
+                    (f" at step {self.reached(step):,} (its checkpoint)" if isinstance(step, Run) else ""))
+            elif proc.returncode != 0:
                 failed.append(name)
                 log(f"[{time.strftime('%H:%M:%S')}] {name} failed (exit {proc.returncode}); see "
                     f"{self.root / 'logs' / (name + '.log')}")
@@ -424,9 +456,6 @@ class Builder:
                 todo.insert(0, name)
             else:
                 log(f"[{time.strftime('%H:%M:%S')}] {name} done in {seconds[name]:.0f} s: {self.product(name)}")
-        if failed:
-            raise RuntimeError(f"step {failed[0]} failed; fix it and run the same command again to go on")
-        return seconds
 
     def ship_command(self, evaluations: Path | None = None, models: Path = REPO / "agents" / "models") -> list[str]:
         """The command that writes the target's product to ``models/AGENT`` (a run's through
@@ -443,11 +472,14 @@ class Builder:
                 *record]
 
     @staticmethod
-    def _wait(running: dict) -> str:
+    def _wait(running: dict, pending=lambda: False) -> str | None:
+        """The name of a step that has ended, or ``None`` as soon as ``pending()`` (a signal to pass on)."""
         while True:
             for name, (proc, _, _) in running.items():
                 if proc.poll() is not None:
                     return name
+            if pending():
+                return None
             time.sleep(0.5)
 
 
@@ -497,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"recipe: error: {exc}", file=sys.stderr)
         return 2
+    if not args.dry_run:  # each step's trainer needs the train extra: say so once, before the plan and any step
+        extras.require("train", "building an agent")
     print(f"{args.agent}: {recipe.note}; {len(plan)} step{'s' if len(plan) != 1 else ''} to go through, "
           f"in {builder.root}")
     print(builder.plan_text())
@@ -507,6 +541,9 @@ def main(argv: list[str] | None = None) -> int:
     except RuntimeError as exc:
         print(f"recipe: {exc}", file=sys.stderr)
         return 1
+    except Interrupted as exc:
+        print(f"recipe: {exc}", file=sys.stderr)
+        return exc.exit_code
     product = builder.product(recipe.target.name)
     print(f"built {args.agent} in {sum(seconds.values()):.0f} s of steps this call: {product}")
     shipped = REPO / "agents" / "models" / f"{args.agent}.json"
@@ -520,4 +557,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

@@ -56,7 +56,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from training.config import PPOConfig, parse_net_arch
-from training.runs import RunFolder, Session
+from training.runs import Interrupted, RunFolder, Session, StopSignal
+from uno_env import extras
 
 
 @dataclass
@@ -331,6 +332,12 @@ def evaluate(args: Args, algo) -> list[dict]:
     return lines
 
 
+def finished(folder: RunFolder) -> bool:
+    """Whether an RLlib run has trained its ``--iterations`` (a checkpoint short of them was interrupted)."""
+    meta, saved = folder.path / "uno_rllib.json", folder.saved_config() or {}
+    return meta.is_file() and json.loads(meta.read_text()).get("iterations", 0) >= saved.get("iterations", 0)
+
+
 def train(args: Args) -> dict:
     """Run (or, with ``resume``, continue) the training described by ``args``; returns the last result's
     summary."""
@@ -338,13 +345,13 @@ def train(args: Args) -> dict:
 
     args.validate()
     path = args.checkpoint_path
-    folder = RunFolder(path, latest=".")  # the run folder is RLlib's checkpoint (training.runs)
+    folder = RunFolder(path, latest=".", finished=finished)  # the run folder is RLlib's checkpoint (training.runs)
+    if args.resume and not folder.has_checkpoint():
+        raise ValueError(f"--resume: no RLlib checkpoint in {path} (rllib_checkpoint.json)")
+    folder.open(args)  # the same command on an interrupted run resumes it (args.resume)
     if args.resume and args.league:
         raise ValueError(f"--resume: run {path} keeps a league (--league {args.league}), whose snapshots its "
                          f"checkpoint does not hold; start a new run instead")
-    if args.resume and not folder.has_checkpoint():
-        raise ValueError(f"--resume: no RLlib checkpoint in {path} (rllib_checkpoint.json)")
-    folder.open(args)
     done, lifetime = 0, 0
     if args.resume:
         meta = json.loads((path / "uno_rllib.json").read_text())
@@ -375,20 +382,31 @@ def train(args: Args) -> dict:
         session = Session(sessions, lifetime)
         snapshots: list = []
         result, line = {}, ""
-        for i in range(done + 1, args.iterations + 1):
-            t0 = time.perf_counter()
-            result = algo.train()
-            line = iteration_line(i, result, time.perf_counter() - t0, args.module_id)
-            lifetime = int(result.get("num_env_steps_sampled_lifetime", 0))
-            session.update(lifetime)
-            if i < args.iterations:
-                print(line, flush=True)
-            if args.checkpoint_every and i % args.checkpoint_every == 0 and i < args.iterations:
-                algo.save(str(path))
-                write_meta(args, path, i, lifetime)
-                folder.write_sessions(lifetime, sessions)
-            if args.league and i % args.league_every == 0 and i < args.iterations:
-                add_snapshot(algo, args, i, snapshots)
+        reached = done  # the last iteration trained
+        with StopSignal() as stop:  # Ctrl-C or kill: stop after the iteration in progress, with a checkpoint
+            for i in range(done + 1, args.iterations + 1):
+                t0 = time.perf_counter()
+                result = algo.train()
+                reached = i
+                line = iteration_line(i, result, time.perf_counter() - t0, args.module_id)
+                lifetime = int(result.get("num_env_steps_sampled_lifetime", 0))
+                session.update(lifetime)
+                if i < args.iterations:
+                    print(line, flush=True)
+                if stop:
+                    break
+                if args.checkpoint_every and i % args.checkpoint_every == 0 and i < args.iterations:
+                    algo.save(str(path))
+                    write_meta(args, path, i, lifetime)
+                    folder.write_sessions(lifetime, sessions)
+                if args.league and i % args.league_every == 0 and i < args.iterations:
+                    add_snapshot(algo, args, i, snapshots)
+        if stop and reached < args.iterations:
+            path.mkdir(parents=True, exist_ok=True)
+            algo.save(str(path))
+            write_meta(args, path, reached, lifetime)
+            folder.write_sessions(lifetime, sessions)
+            raise stop.interrupted(path, lifetime)
         path.mkdir(parents=True, exist_ok=True)
         algo.save(str(path))
         write_meta(args, path, max(done, args.iterations), lifetime)
@@ -417,13 +435,12 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        print("error: RLlib training needs ray: pip install -e '.[scale]'", file=sys.stderr)
-        return 2
+    extras.require("scale", "RLlib training")  # before Ray starts: one line naming the extra (the caller's)
     try:
         train(args)
+    except Interrupted as exc:
+        print(f"rllib_train: {exc}", file=sys.stderr)
+        return exc.exit_code
     except ValueError as exc:  # the run folder is not what --resume says
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -434,4 +451,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs(("scale", "train"), "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

@@ -11,14 +11,21 @@ A run is a folder, ``runs_dir/NAME/`` (``PPOConfig.run_dir``), whichever trainer
   written at every checkpoint, so a run killed after a checkpoint still records its time;
 * ``agent.json`` + ``agent.pt`` at the end: the policy exported in the shipped-agent format (``agents.load``).
 
-A start refuses a folder that already holds a checkpoint (``--resume`` continues it), and a resume refuses a
-folder without ``config.json``; ``PPOConfig.resumed`` decides which settings a resume may change.
+Ctrl-C (SIGINT) or ``kill`` (SIGTERM) stops a run cleanly (``StopSignal``): it finishes the update in progress,
+writes its checkpoint and ``sessions.json``, says where, and exits with 130 or 143 (``Interrupted``); a second
+signal stops it at once.  Running the same command again then continues it: a start on a folder whose run was
+interrupted (a checkpoint, no finished product) with the same settings is a resume, and says so.  A start with
+other settings is refused (``--resume`` continues it with those that may change), as is a start over a finished
+run; a resume refuses a folder without ``config.json``.  ``PPOConfig.resumed`` decides which settings a resume
+may change.
 """
 
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -28,11 +35,17 @@ SESSIONS = "sessions.json"
 
 class RunFolder:
     """``path``, the run folder; ``latest``, the checkpoint a resume continues from (``checkpoints/latest.pt``
-    unless said: a path relative to the folder, or ``"."`` for a folder that is itself the checkpoint)."""
+    unless said: a path relative to the folder, or ``"."`` for a folder that is itself the checkpoint);
+    ``finished(folder)`` whether its run has ended (default: it exported ``agent.json``)."""
 
-    def __init__(self, path, latest: str = "checkpoints/latest.pt"):
+    def __init__(self, path, latest: str = "checkpoints/latest.pt", finished=None):
         self.path = Path(path)
         self.latest = self.path / latest
+        self._finished = finished or (lambda folder: (folder.path / "agent.json").is_file())
+
+    def finished(self) -> bool:
+        """Whether the run has ended (its product written); a run with a checkpoint that has not was interrupted."""
+        return bool(self._finished(self))
 
     @property
     def config_path(self) -> Path:
@@ -57,7 +70,19 @@ class RunFolder:
         if cfg.resume and saved is None:
             raise ValueError(f"--resume: no run at {self.path} (missing config.json)")
         if not cfg.resume and self.has_checkpoint():
-            raise ValueError(f"run {self.path} already exists; pass --resume to continue it or choose --run-name")
+            changed = differences(cfg, saved or {})
+            if saved is None or self.finished() or changed:
+                how = "it has finished" if self.finished() or saved is None else \
+                    f"interrupted at step {self.steps():,}, started with " + \
+                    ", ".join(f"{k}={old!r}, not {new!r}" for k, old, new in changed[:3])
+                raise ValueError(f"run {self.path} already exists; pass --resume to continue it or choose "
+                                 f"--run-name ({how})")
+            cfg.resume = True  # the same command again: an interrupted run goes on
+            print(f"{self.path} was interrupted at step {self.steps():,}: continuing it (the same command, or "
+                  f"--resume, does)", flush=True)
+        elif not cfg.resume and saved is not None:
+            print(f"note: {self.path} holds no checkpoint (its run stopped before writing one): starting it from "
+                  f"step 0", flush=True)
         if saved is not None and cfg.resume:
             mine = cfg.as_dict()
             for key, value in saved.items():
@@ -67,6 +92,10 @@ class RunFolder:
         (self.latest.parent if self.latest != self.path else self.path).mkdir(parents=True, exist_ok=True)
         self.config_path.write_text(json.dumps(cfg.as_dict(), indent=1))
         return saved if cfg.resume else None
+
+    def steps(self) -> int:
+        """The steps recorded in ``sessions.json`` (0 before the first checkpoint)."""
+        return int(json.loads(self.sessions_path.read_text())["steps"]) if self.sessions_path.is_file() else 0
 
     def read_sessions(self) -> list[dict]:
         """The sessions recorded so far (none before the first checkpoint)."""
@@ -81,6 +110,64 @@ class RunFolder:
         self.sessions_path.write_text(json.dumps({"steps": steps, "train_seconds": total_seconds,
                                                   "sessions": sessions}, indent=1))
         return total_seconds
+
+
+def differences(cfg, saved: dict) -> list[tuple[str, object, object]]:
+    """``(setting, saved, given)`` for each setting where ``cfg`` (a ``PPOConfig``) differs from the run's
+    ``saved`` ones, this session's own (``SESSION``) aside: none for the same command run again."""
+    mine = cfg.as_dict()
+    keys = sorted((set(mine) | set(saved)) - set(cfg.SESSION))
+    return [(k, saved.get(k), mine.get(k)) for k in keys if mine.get(k) != saved.get(k)]
+
+
+class Interrupted(Exception):
+    """A run stopped by a signal once its checkpoint and sessions record were written; ``exit_code`` is the
+    shell's for that signal (130 for SIGINT, 143 for SIGTERM)."""
+
+    def __init__(self, run: Path, step: int | None, signum: int):
+        self.run, self.step, self.exit_code = Path(run), step, 128 + int(signum)
+        at = f" at step {step:,}" if step is not None else ""
+        super().__init__(f"stopped by {signal.Signals(signum).name}{at}: the checkpoint and sessions record are in "
+                         f"{run}; run the same command again to continue")
+
+
+class StopSignal:
+    """Within ``with StopSignal() as stop:``, SIGINT (Ctrl-C) and SIGTERM (``kill``) ask the run to stop
+    (``bool(stop)``, ``stop.signum``) at its next consistent point, where it writes its checkpoint and sessions
+    record and raises ``Interrupted``; a second signal stops it at once (``KeyboardInterrupt``, no checkpoint).
+    The handlers before are restored on leaving.  Outside the main thread (where Python takes no signal
+    handlers) it does nothing."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self, say=None):
+        self.signum: int | None = None
+        self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
+        self._before: dict = {}
+
+    def __bool__(self) -> bool:
+        return self.signum is not None
+
+    def _handle(self, signum, frame) -> None:
+        if self.signum is not None:
+            raise KeyboardInterrupt
+        self.signum = signum
+        self.say(f"\n{signal.Signals(signum).name}: finishing the update in progress, then writing a checkpoint "
+                 f"(a second signal stops at once, without one)")
+
+    def __enter__(self) -> StopSignal:
+        if threading.current_thread() is threading.main_thread():
+            self._before = {s: signal.signal(s, self._handle) for s in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for s, handler in self._before.items():
+            signal.signal(s, handler)
+        self._before = {}
+
+    def interrupted(self, run: Path, step: int | None = None) -> Interrupted:
+        """The exception to raise once the checkpoint is written."""
+        return Interrupted(run, step, self.signum or signal.SIGINT)
 
 
 class Session:

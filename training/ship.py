@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from training.runs import sessions_until
+from uno_env import extras
 
 MODELS = Path(__file__).resolve().parent.parent / "agents" / "models"
 
@@ -133,4 +134,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from training.ship import MODELS, read_evaluations, sessions_until
+from uno_env import extras
 
 # what every member must share for their weights to be averaged as one network
 SAME = ("env_version", "observation", "observation_size", "observation_fingerprint", "num_actions",
@@ -114,4 +115,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

@@ -25,6 +25,10 @@ writes ``runs/NAME/`` (the family's run folder, ``training.runs``):
 * ``eval.jsonl``: one line per periodic evaluation (win rate and Wilson interval against each bot);
 * ``model.zip`` and the exported agent ``agent.json`` + ``agent.pt`` (``agents.load(PATH)``).
 
+Ctrl-C or ``kill`` stops the run at the next step (``training.runs.StopSignal``; a callback's ``_on_step`` returns
+False): the rollout in progress is dropped, ``latest.zip`` and ``sessions.json`` are written with the steps
+trained on, and the same command then continues the run.
+
 With ``--bc-decisions N`` the policy is first warm-started by behaviour cloning: the teacher agent
 (``--bc-teacher``, the heuristic bot by default) plays the learner seat against the same opponents
 for N decisions; the policy is fitted to its choices (masked cross-entropy) and the value head to the
@@ -56,7 +60,8 @@ from typing import ClassVar
 import numpy as np
 
 from training.config import PPOConfig, parse_net_arch
-from training.runs import RunFolder, Session
+from training.runs import Interrupted, RunFolder, Session, StopSignal
+from uno_env import extras
 
 
 def discounted_outcomes(rewards: np.ndarray, dones: np.ndarray, gamma: float) -> tuple[np.ndarray, np.ndarray]:
@@ -191,11 +196,12 @@ def apply_hyperparameters(model, args: Args, saved: dict) -> dict:
     return changed
 
 
-def make_callback(args: Args, run: Path, env, eval_game, on_checkpoint=None):
+def make_callback(args: Args, run: Path, env, eval_game, on_checkpoint=None, stop=None):
     """SB3's ``CheckpointCallback`` (``checkpoints/step_N_steps.zip``) and one of ours, every N steps: the
     resumable ``checkpoints/latest.zip`` (then ``on_checkpoint(step)``: the sessions record), evaluations, and
-    self-play snapshots."""
+    self-play snapshots; with ``stop`` (a ``training.runs.StopSignal``), one that ends the run on a signal."""
     from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+    StopOnSignal = stop_on_signal_callback()
 
     from agents.policy import PolicyAgent
     from agents.privileged import actor_only
@@ -259,7 +265,31 @@ def make_callback(args: Args, run: Path, env, eval_game, on_checkpoint=None):
                                             for k, v in line.items() if isinstance(v, dict)), flush=True)
 
     numbered = CheckpointCallback(max(1, args.checkpoint_every // args.n_envs), str(run / "checkpoints"), "step")
-    return CallbackList([numbered, Periodic()])
+    return CallbackList([numbered, Periodic()] + ([StopOnSignal(stop)] if stop is not None else []))
+
+
+def stop_on_signal_callback():
+    """SB3's callback that ends ``learn`` once ``stop`` (a ``training.runs.StopSignal``) has caught a signal: its
+    ``_on_step`` returns False, SB3's way of stopping a run early.  The rollout in progress is dropped (SB3
+    trains on whole rollouts only), so the step count goes back to the last one trained on, which is what the
+    checkpoint then holds."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class StopOnSignal(BaseCallback):
+        def __init__(self, stop):
+            super().__init__()
+            self.stop, self.trained = stop, 0
+
+        def _on_rollout_start(self) -> None:
+            self.trained = self.model.num_timesteps  # every step before this rollout has been trained on
+
+        def _on_step(self) -> bool:
+            if self.stop:
+                self.model.num_timesteps = self.trained
+                return False
+            return True
+
+    return StopOnSignal
 
 
 def collect_decisions(agent, args: Args, opponents: list[str], decisions: int, seed: int, rng=None) -> dict:
@@ -468,12 +498,15 @@ def train(args: Args) -> Path:
         session.update(step)
         return folder.write_sessions(step, sessions)
 
-    callback = make_callback(args, run, games, None, on_checkpoint=record)
-    remaining = args.total_steps - model.num_timesteps
-    if remaining > 0:
-        model.learn(remaining, callback=callback, reset_num_timesteps=False, progress_bar=args.progress)
+    with StopSignal() as stop:  # Ctrl-C or kill: SB3 stops at the next step, and the checkpoint is written below
+        callback = make_callback(args, run, games, None, on_checkpoint=record, stop=stop)
+        remaining = args.total_steps - model.num_timesteps
+        if remaining > 0:
+            model.learn(remaining, callback=callback, reset_num_timesteps=False, progress_bar=args.progress)
     save_atomic(model, folder.latest)
     total_seconds = record(model.num_timesteps)
+    if stop:
+        raise stop.interrupted(run, model.num_timesteps)
     model.save(str(run / "model.zip"))
     game = games.games.game
     extra = {"critic": "privileged (reads the hidden state; not exported, the actor alone is)"} \
@@ -493,8 +526,16 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, CheckpointError) as exc:
         print(f"train_ppo: error: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as exc:
+        print(f"train_ppo: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:  # before or after the training loop, or a second Ctrl-C in it: no new checkpoint
+        print("train_ppo: stopped at once; the same command goes on from the run's last checkpoint, if it has one",
+              file=sys.stderr)
+        return 130
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

@@ -42,7 +42,7 @@ import numpy as np
 from agents.bots import HeuristicAgent
 from training import seeds
 from training.evaluate import play_match
-from uno_env import VecGame
+from uno_env import VecGame, extras
 
 DEFAULT_SEED = 5  # the search's seed by default (training.seeds.TRAINING: the 4-player figure of docs/training.md)
 CONFIRM_OFFSET = 1_000_003  # the confirmation plays fresh deals, seed + CONFIRM_OFFSET
@@ -205,4 +205,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with extras.needs("train", "this command", script=True):  # one line naming the extra
+        raise SystemExit(main())

@@ -18,6 +18,7 @@ import argparse
 import os
 import sys
 
+from uno_env import extras
 from uno_env.core.config import PRESETS
 
 from .terminal import interrupted
@@ -58,10 +59,16 @@ def watch(args, out=print) -> int:
 
 def play(args, inp=None, out=print) -> int:
     """A person plays seat ``--seat`` against agents; legal moves are listed by number."""
+    from uno_env.render import plural
+
     from .terminal import play as run
     with _recording(args) as w:
-        return run(args.rules, args.players, args.opponents, seat=args.seat, seed=args.seed, ansi=colours(args),
-                   inp=inp or input, out=out, record=w and w.write)
+        try:
+            return run(args.rules, args.players, args.opponents, seat=args.seat, seed=args.seed,
+                       ansi=colours(args), inp=inp or input, out=out, record=w and w.write)
+        finally:  # also after q or Ctrl-C mid-round, whose round is not recorded: say what the file holds
+            if w is not None:
+                out(f"{plural(w.count, 'whole round')} recorded in {args.record}")
 
 
 def replay(args, inp=None, out=print) -> int:
@@ -77,11 +84,9 @@ def replay(args, inp=None, out=print) -> int:
 
 
 def serve(args, out=print) -> int:
-    """The web app (needs the ``web`` extra: ``pip install uno-env[web]``)."""
-    try:
+    """The web app (needs the ``web`` extra: ``pip install -e ".[web]"``)."""
+    with extras.needs("web", "uno serve"):
         from .web.app import run
-    except ImportError as exc:
-        raise ValueError(f"uno serve needs the web extra (pip install 'uno-env[web]'): {exc}") from None
     return run(host=args.host, port=args.port, allow_hosts=args.allow_host, out=out)
 
 
@@ -108,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
 
     w = sub.add_parser("watch", help="agents play, every action said in words")
     common(w)
-    w.add_argument("--bots", default="random", help="comma-separated agent names, assigned to seats in turn")
+    w.add_argument("--bots", default="heuristic",
+                   help="comma-separated agent names, assigned to seats in turn (default: heuristic, the best bot)")
     w.add_argument("--rounds", type=int, default=1, help="stop after this many rounds (or at game end)")
     w.add_argument("--verbose", action="store_true", help="also print the table before every decision")
     w.add_argument("--quiet", action="store_true", help="print only each round's result and final table")
@@ -151,8 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args is None:
             # evaluation lives in training/ (it needs the "train" extra); its own parser reads the arguments
-            from training.evaluate import main as evaluate_main
-            return evaluate_main(argv[1:], prog="uno eval")
+            if "-h" not in argv and "--help" not in argv:
+                extras.require("train", "uno eval")
+            with extras.needs("train", "uno eval"):
+                from training.evaluate import main as evaluate_main
+                return evaluate_main(argv[1:], prog="uno eval")
         if args.command == "scenarios":
             from uno_env.scenarios import run_paths
             return run_paths(args.paths).exit_code
@@ -162,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (uno watch | head): stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python exits
         return 1
+    except extras.MissingExtraError as exc:  # a feature of an extra that is not installed: one line, no traceback
+        print(f"uno: error: {exc}", file=sys.stderr)
+        return extras.EXIT
     except ValueError as exc:
         print(f"uno: error: {exc}", file=sys.stderr)
         return 2

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 import time
 
+from uno_env import extras
 from uno_env.render import LEGEND, standings_text, view_text
 from uno_env.table import Event, Table
 
@@ -21,16 +22,29 @@ HELP = "a move's number or its text; ? card codes; h the round so far; t the tab
 
 
 def load_agents(names: list[str], game, seed, out=print) -> list:
-    """``agents.load`` each name; says so first when a trained agent needs PyTorch (a few seconds)."""
+    """``agents.load`` each name; says so first when a trained agent needs PyTorch (a few seconds), and
+    before that, when PyTorch is not installed, raises ``MissingExtraError`` naming the extra."""
     import agents
     if not names:
         raise ValueError("at least one agent name is needed; agents are: " + ", ".join(agents.available()))
     out_agents = []
     for i, n in enumerate(names):
-        if n not in ("random", "greedy", "heuristic"):
+        if _trained(n):
+            extras.require("train", f"the trained agent {n!r}", extras.PLAY)
             out(f"loading {n} (PyTorch takes a few seconds to start)...")
         out_agents.append(agents.load(n, game=game, seed=None if seed is None else seed + i))
     return out_agents
+
+
+def _trained(name: str) -> bool:
+    """Whether ``name`` is (or holds) a trained policy, which PyTorch plays."""
+    import agents
+    kind, _ = agents.locate(name)
+    if kind == "ensemble":
+        return any(_trained(part) for part in name.split("+") if part)
+    if kind == "colours":
+        return _trained(name[:-len(agents.COLOURS)])
+    return kind in ("export", "sb3", "rllib")
 
 
 def observation_for(names: list[str]) -> str:
@@ -148,7 +162,8 @@ def play(rules: str, num_players: int, opponents: str, seat: int = 0, seed=None,
             ans = _ask(inp, "your move: ").strip()
             low = ans.lower()
             if low in ("q", "quit", "exit"):
-                out("bye")
+                # a record is a whole round, which replays to its result: the round in play has none yet
+                out("bye" + (": the round in play is not recorded (a record holds a whole round)" if record else ""))
                 return 0
             if ans == "?":
                 out(LEGEND)

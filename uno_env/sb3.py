@@ -20,9 +20,12 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env import VecEnv
 
+from . import extras
 from .learner import LearnerGames, batch_actions
+
+with extras.needs("train", "uno_env.sb3 (the environment for stable-baselines3)"):
+    from stable_baselines3.common.vec_env import VecEnv
 
 
 class UnoVecEnv(VecEnv):

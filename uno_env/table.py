@@ -353,10 +353,27 @@ class _Describe:
     def deal(self) -> str:
         st = self.a
         side = int(st.side[0])
-        top = self.face(int(self.e.KF[side, int(st.discard[0, st.disc_n[0] - 1])]))
+        face = int(self.e.KF[side, int(st.discard[0, st.disc_n[0] - 1])])
         d = int(st.dealer[0])
-        return (f"round {int(st.rounds[0]) + 1}: {self.say(d, 'deals', 'deal')} "
-                f"{plural(int(st.hand_n[0, 0]), 'card')} each; the first card is {top}")
+        text = (f"round {int(st.rounds[0]) + 1}: {self.say(d, 'deals', 'deal')} "
+                f"{plural(int(st.hand_n[0, 0]), 'card')} each; the first card is {self.face(face)}")
+        fx = self.first_card(int(self.e.F_SYM[face]))
+        return text + (": " + ", ".join(fx) if fx else "")
+
+    def first_card(self, sym: int) -> list[str]:
+        """What the first card did before anyone played (rules §3.3, the first discard): the direction it
+        reversed, the seat it skipped (or that may pass the skip on); its draws and colour choices are events of
+        their own."""
+        st, fx = self.a, []
+        turn, step = int(st.turn_seat[0]), int(st.direction[0])
+        if step < 0:
+            fx.append(f"the direction reverses: {self.say(turn, 'plays', 'play')} first")
+        if sym == SKIP:
+            if st.phase[0] == DEFLECT:  # the seat it skips holds a Skip and may pass it on (stack_skip)
+                fx.append(f"{self.who(int(st.actor[0]))} may pass the skip on")
+            else:
+                fx.append(self.say((turn - step) % self.t.P, "is", "are") + " skipped")
+        return fx
 
     def play(self, s: int, x: int) -> str:
         e, b, a = self.e, self.b, self.a
