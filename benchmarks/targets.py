@@ -61,15 +61,17 @@ def preset_match(preset: str, players: int) -> str:
     return f"ppo_{preset}_{players}p_vs_heuristic"
 
 
-def evaluation(name: str) -> dict:
-    """The first entry (the agent's seat) of ``results/held_out/NAME/results.json``, with the match's seed."""
+def evaluation(name: str, agent: str | None = None) -> dict:
+    """The figure of the claim whose held-out evaluation is ``results/held_out/NAME``: the agent's seat there,
+    pooled with the leaderboard's match of the same lineup where that was played on other deals
+    (``training.claims``: one figure per claim, the same on every page)."""
+    from training import claims
+
     path = HELD_OUT / name / "results.json"
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing: run the evaluation that results/README.md gives for {name}")
-    match = json.loads(path.read_text())
-    entry = match["entries"][0]
-    return {"rate": entry["win_rate"], "lo": entry["ci95"][0], "hi": entry["ci95"][1], "games": match["games"],
-            "seed": match.get("seed")}
+    lineup = json.loads(path.read_text()).get("lineup") or []
+    return claims.claim(name, agent=agent, opponent=lineup[-1] if lineup else "heuristic")
 
 
 def aec_ratios(path: Path = ROOT / "benchmarks" / "results" / "aec_v3.jsonl") -> dict[str, float]:
@@ -140,12 +142,13 @@ def rows() -> list[tuple[str, str, str]]:
 
 
 def seeds_note(link: bool = True) -> str:
-    """Where the win rates come from: the held-out seed."""
-    found = sorted({evaluation(n)["seed"] for n in ("ppo2p_vs_random", "ppo2p_vs_heuristic",
-                                                    "ppo4p_vs_3heuristic")})
+    """Where the win rates come from: the held-out seeds, pooled (``training.claims``)."""
+    found = sorted({s for n in ("ppo2p_vs_random", "ppo2p_vs_heuristic", "ppo4p_vs_3heuristic")
+                    for s in evaluation(n)["seeds"]})
     where = "[results/README.md](results/README.md#held-out-evaluations)" if link else "`results/README.md`"
-    return (f"played on seed {', '.join(f'{s:,}' for s in found)} (the games of one batch are seeded from it "
-            f"onwards), which was never used to train or choose an agent ({where})")
+    return (f"played on seeds {' and '.join(f'{s:,}' for s in found)} (the games of one batch are seeded from "
+            f"each onwards), never used to train or choose an agent: each figure pools the held-out evaluation "
+            f"with the leaderboard's match of the same lineup, one figure per claim ({where})")
 
 
 def agents_table() -> str:
@@ -181,7 +184,7 @@ def presets_table() -> str:
             goal = f"{pct(rate)} ({pct(low)}) against {against}"
             name = preset_match(preset, players)
             if (HELD_OUT / name / "results.json").is_file():
-                e = evaluation(name)
+                e = evaluation(name, agent=f"ppo-{preset}-{players}p")
                 measured = preset_measured(e, rate)
                 status = met(e["rate"] >= rate and e["lo"] >= low)
                 if status != "met" and (preset, players) in SHORT_OF_TARGET:
@@ -199,14 +202,15 @@ def targets_table() -> str:
 
 
 def targets_body(link: bool) -> str:
-    return (targets_table() + "\n\nWin rates: 20,000 rounds at 2 players, 40,000 at 4, seats rotated, with 95% "
-            "intervals, " + seeds_note(link) + ".")
+    return (targets_table() + "\n\nWin rates: seats rotated, with 95% intervals, " + seeds_note(link) + ".")
 
 
 def agents_body() -> str:
     return (agents_table() + "\n\nSeats rotated, 95% Wilson intervals, " + seeds_note(link=False) + ".\n\n"
             "The agents of the other presets, against the targets each was set (played on seeds of the "
-            "leaderboard's range, `training/seeds.py`, never used to train or choose an agent):\n\n"
+            "leaderboard's range, `training/seeds.py`, never used to train or choose an agent; each figure pools "
+            "every held-out measurement of the claim on distinct deals, the same figure the leaderboard page "
+            "quotes):\n\n"
             + presets_table())
 
 

@@ -555,6 +555,7 @@ def render(data: dict) -> str:
         lines.append("")
         if shown:
             lines += [f"({len(shown)} of them for agents or tables not on this leaderboard.)", ""]
+    lines += claims_lines(data)
     if any(t.get("robustness") for t in data["tables"]):
         lines += gauntlet_lines()
     lines += ["## Reproduce { #reproduce }", "", "```bash",
@@ -635,6 +636,35 @@ def robustness_lines(t: dict) -> list[str]:
                 cells.append(f"{_pct(r['win_rate'])} ({_ci(r['ci95'])})")
         lines.append(f"| `{n}`{' (reference)' if n == ref else ''} | " + " | ".join(cells) + " |")
     return lines + [""]
+
+
+def claims_lines(data: dict) -> list[str]:
+    """Each shipped agent's claim against ``heuristic``: one figure, all its held-out rounds pooled
+    (``training.claims``), the figure the targets table and docs/training.md quote, with its parts."""
+    from training import claims
+
+    rows = []
+    for t in data["tables"]:
+        name = f"ppo-{t['rules']}-{t['players']}p"
+        c = claims.agent_claim(t["rules"], t["players"]) if name in t["entrants"] else None
+        if c is None:
+            continue
+        parts = "; ".join(f"{100 * s['wins'] / s['rounds']:.1f}% of {s['rounds']:,} from seed {s['seed']:,}"
+                          + (" (this page)" if s["source"].endswith("leaderboard.json") else "")
+                          for s in c["sources"])
+        parts += "".join(f"; this page's {100 * s['wins'] / s['rounds']:.1f}% of {s['rounds']:,}, on the same deals, "
+                         f"counted once" for s in c["same_deals"])
+        rows.append(f"| `{name}` | {'`heuristic`' if t['players'] == 2 else 'three `heuristic`'} | "
+                    f"**{_pct(c['rate'])}** ({_ci((c['lo'], c['hi']))}) | {c['games']:,} | {parts} |")
+    if not rows:
+        return []
+    return ["## The agents' figures { #claims }", "",
+            "One figure per claim: what each shipped agent wins against `heuristic`, every held-out measurement "
+            "of it pooled with its rounds (the tables above are one of them; the agent's held-out evaluation, "
+            "`results/held_out/`, is the other; a measurement on the same deals as another counts once). The "
+            "targets table and the training page quote these figures.", "",
+            "| agent | against | win rate (95% interval) | rounds | measurements |", "|---|---|---|---|---|",
+            *rows, ""]
 
 
 def gauntlet_lines() -> list[str]:

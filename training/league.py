@@ -15,11 +15,15 @@ against a **population**, as AlphaStar's main agents do (``docs/training.md``, "
 * **frozen snapshots of the learner** (fictitious self-play): the starting agent, and a snapshot every
   ``--league-snapshot-every`` steps (the last ``--league-snapshots`` are kept), playing their network without
   colour averaging (LEAGUE.md: a pool plays cheaply in training and averaged at evaluation);
-* **prioritised fictitious self-play (PFSP)**: each new episode draws its opponent with probability
-  proportional to ``(1 - p) ** --pfsp-power``, ``p`` the learner's recent win rate against it (its episodes'
-  wins and count decayed by ``--pfsp-decay`` each update, starting from 1 win in 2), so the population's hard
-  opponents get most of the games, and never less than ``--pfsp-floor`` of an even share each, so that a hole
-  once closed stays closed.
+* **sampling by shortfall**: half the new episodes (``--core-share``) go to the core, ``--opponents`` and the
+  snapshots, evenly, so that what the agent already does well stays trained; the other half to the flawed
+  players, each in proportion to the learner's **shortfall** against it: how much less it wins (its recent
+  episodes, wins and count decayed by ``--pfsp-decay`` each update) than unflawed ``heuristic`` wins against the
+  same flaw (the **reference**, measured at the start on 2,000 training-range rounds a flaw), and never less
+  than ``--shortfall-floor`` (one point).  AlphaStar's prioritised fictitious self-play weights an opponent by
+  how often it beats the learner, ``(1 - p) ** 2``; here that rule gave the flaw that mattered (never declaring
+  UNO, which the learner beat 65% of the time but ``heuristic`` 90%) 7% of the games, and the learner's rate
+  against it moved from 65% to 69% in 1M samples: a hole is a shortfall against what is possible, not a loss.
 
 The run folder is ``ppo_lean``'s (``runs/NAME/``: resumable, with checkpoints, sessions and the exported
 agent), plus ``league.json``: the pool, the sampling rule, and at every update each opponent's estimated win
@@ -52,15 +56,18 @@ class LeagueConfig(ppo_lean.Config):
     league_snapshot_every: int = field(default=1_000_000, metadata={"help": "steps between snapshots of the "
                                                                             "learner added to the pool"})
     league_snapshots: int = field(default=3, metadata={"help": "snapshots kept in the pool besides the start"})
-    pfsp_power: float = field(default=2.0, metadata={"help": "PFSP: weight (1 - win rate) ** power"})
-    pfsp_floor: float = field(default=0.25, metadata={"help": "PFSP: no opponent below this share of an "
-                                                              "even split"})
-    pfsp_decay: float = field(default=0.97, metadata={"help": "PFSP: decay of each opponent's tallies per update"})
+    core_share: float = field(default=0.5, metadata={"help": "share of the episodes against --opponents and the "
+                                                             "snapshots (evenly); the rest go to the flawed players"})
+    shortfall_floor: float = field(default=0.01, metadata={"help": "a flawed player's least weight: this "
+                                                                   "shortfall (win rate)"})
+    reference_rounds: int = field(default=2000, metadata={"help": "rounds of heuristic against each flawed player "
+                                                                   "to measure the references (training seeds)"})
+    pfsp_decay: float = field(default=0.97, metadata={"help": "decay of each opponent's tallies per update"})
 
     PROG: ClassVar[str] = "python -m training.league"
     PREFIX: ClassVar[str] = "league"
     RESUMABLE: ClassVar[tuple[str, ...]] = ppo_lean.Config.RESUMABLE + (
-        "league_snapshot_every", "league_snapshots", "pfsp_power", "pfsp_floor", "pfsp_decay")
+        "league_snapshot_every", "league_snapshots", "core_share", "shortfall_floor", "pfsp_decay")
 
     def validate(self) -> None:
         super().validate()
@@ -69,9 +76,11 @@ class LeagueConfig(ppo_lean.Config):
         if self.league_snapshot_every < 1 or self.league_snapshots < 0:
             raise ValueError(f"--league-snapshot-every must be positive and --league-snapshots >= 0, got "
                              f"{self.league_snapshot_every} and {self.league_snapshots}")
-        if self.pfsp_power < 0 or not 0 <= self.pfsp_floor <= 1 or not 0 < self.pfsp_decay <= 1:
-            raise ValueError(f"--pfsp-power must be >= 0, --pfsp-floor in [0, 1] and --pfsp-decay in (0, 1]; got "
-                             f"{self.pfsp_power}, {self.pfsp_floor}, {self.pfsp_decay}")
+        if not 0 < self.core_share <= 1 or self.shortfall_floor <= 0 or not 0 < self.pfsp_decay <= 1 \
+                or self.reference_rounds < 1:
+            raise ValueError(f"--core-share must be in (0, 1], --shortfall-floor positive, --pfsp-decay in (0, 1] and "
+                             f"--reference-rounds positive; got {self.core_share}, {self.shortfall_floor}, "
+                             f"{self.pfsp_decay}, {self.reference_rounds}")
         from agents import flawed
         held = [n for n in self.fixed_opponents() if (f := flawed.flaw_of(n)) is not None and f.held_out]
         if held:
@@ -87,19 +96,25 @@ class LeagueConfig(ppo_lean.Config):
         return names
 
 
-def pfsp_weights(wins: np.ndarray, games: np.ndarray, power: float, floor: float) -> np.ndarray:
-    """PFSP's sampling weights: ``(1 - p) ** power`` with ``p = (wins + 1) / (games + 2)`` the learner's
-    estimated win rate against each opponent, each at least ``floor`` of an even share; they sum to 1."""
+def shortfall_weights(wins, games, references, core_share: float, floor: float) -> np.ndarray:
+    """Sampling weights of a pool: the entries without a reference (``nan``: the core) share ``core_share``
+    evenly; the others (the flawed players) share the rest in proportion to the learner's shortfall, the
+    reference less its estimated win rate ``(wins + 1) / (games + 2)``, at least ``floor``.  They sum to 1."""
+    ref = np.asarray(references, np.float64)
     p = (np.asarray(wins, np.float64) + 1) / (np.asarray(games, np.float64) + 2)
-    w = (1 - p) ** power
-    w = w / w.sum() if w.sum() > 0 else np.full(len(p), 1 / len(p))
-    even = 1 / len(p)
-    w = np.maximum(w, floor * even)
+    core = np.isnan(ref)
+    w = np.zeros(len(ref))
+    if not core.any() or core.all():
+        core_share = 1.0 if core.all() else 0.0
+    w[core] = core_share / max(1, core.sum())
+    if (~core).any():
+        short = np.maximum(ref[~core] - p[~core], floor)
+        w[~core] = (1 - core_share) * short / short.sum()
     return w / w.sum()
 
 
 class LeaguePPO(ppo_lean.LeanPPO):
-    """``LeanPPO`` whose opponents are a population sampled by PFSP, with snapshots of itself added."""
+    """``LeanPPO`` whose opponents are a population sampled by shortfall, with snapshots of itself added."""
 
     def __init__(self, cfg: LeagueConfig):
         cfg.opponents = ",".join(cfg.fixed_opponents())
@@ -110,6 +125,7 @@ class LeaguePPO(ppo_lean.LeanPPO):
         self.wins = np.zeros(len(self.pool))
         self.played = np.zeros(len(self.pool))
         self.history: list[dict] = []
+        self.references = self.measure_references()
         self._add_snapshot("start")  # the starting agent itself, frozen
         self.games.set_weights(self.weights())
 
@@ -134,8 +150,22 @@ class LeaguePPO(ppo_lean.LeanPPO):
             self.wins, self.played = np.delete(self.wins, i), np.delete(self.played, i)
         self.games.set_opponents(keep + [snap], weights=None)
 
+    def measure_references(self) -> dict[str, float]:
+        """What unflawed ``heuristic`` wins against each flawed player of the pool, on training seeds."""
+        from agents import flawed
+        from training.evaluate import play_match
+
+        out = {}
+        for n in self.pool:
+            if flawed.flaw_of(n) is not None:
+                res = play_match(["heuristic", n], self.cfg.rules, self.cfg.players, self.cfg.reference_rounds,
+                                 seed=self.cfg.seed + 5_000_000, ratings=False, **self.cfg.env_options())
+                out[n] = float(res.entries[0].win_rate)
+        return out
+
     def weights(self) -> np.ndarray:
-        return pfsp_weights(self.wins, self.played, self.cfg.pfsp_power, self.cfg.pfsp_floor)
+        refs = [self.references.get(n, np.nan) for n in self.pool]
+        return shortfall_weights(self.wins, self.played, refs, self.cfg.core_share, self.cfg.shortfall_floor)
 
     # ------------------------------------------------------------------ the rollout, tallied by opponent
     def collect(self) -> dict:
@@ -176,6 +206,7 @@ class LeaguePPO(ppo_lean.LeanPPO):
             tr.games.set_weights(w)
             p = (tr.wins + 1) / (tr.played + 2)
             tr.history.append({"step": tr.step, "opponents": {n: {"win_rate": round(float(p[i]), 4),
+                                                                  "reference": tr.references.get(n),
                                                                   "weight": round(float(w[i]), 4),
                                                                   "episodes": round(float(tr.played[i]), 1)}
                                                               for i, n in enumerate(tr.pool)}})
@@ -188,17 +219,20 @@ class LeaguePPO(ppo_lean.LeanPPO):
     def write_league(self) -> None:
         cfg = self.cfg
         (self.run / "league.json").write_text(json.dumps({
-            "rule": {"pfsp": f"weight (1 - p) ** {cfg.pfsp_power}, p the learner's win rate against the opponent "
-                             f"(wins and episodes decayed by {cfg.pfsp_decay} per update, from 1 in 2), each at "
-                             f"least {cfg.pfsp_floor} of an even share",
+            "rule": {"sampling": f"{cfg.core_share:.0%} of the episodes to the core (evenly), the rest to the flawed "
+                                 f"players by shortfall (reference - p, at least {cfg.shortfall_floor}), p the "
+                                 f"learner's win rate (wins and episodes decayed by {cfg.pfsp_decay} per update, "
+                                 f"from 1 in 2)",
                      "snapshots": f"the start, and one every {cfg.league_snapshot_every:,} steps (the last "
                                   f"{cfg.league_snapshots} kept), playing their network"},
             "fixed": cfg.fixed_opponents(), "pool": self.pool, "snapshots": self.snapshots,
+            "references": self.references,
             "history": self.history}, indent=None))
 
     # ------------------------------------------------------------------ checkpoints
     def state(self) -> dict:
         return {**super().state(), "league": {"pool": self.pool, "snapshots": self.snapshots, "wins": self.wins,
+                                              "references": self.references,
                                               "played": self.played, "history": self.history}}
 
     def restore(self, state: dict) -> None:
@@ -207,6 +241,7 @@ class LeaguePPO(ppo_lean.LeanPPO):
         self.pool, self.snapshots = list(lg["pool"]), list(lg["snapshots"])
         self.wins, self.played = np.asarray(lg["wins"]).copy(), np.asarray(lg["played"]).copy()
         self.history = list(lg["history"])
+        self.references = dict(lg["references"])
 
 
 def main(argv: list[str] | None = None) -> int:
