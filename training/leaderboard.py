@@ -68,6 +68,7 @@ SEED = seeds.LEADERBOARD.start
 RESULTS = REPO / "results" / "leaderboard"
 JSON_PATH = RESULTS / "leaderboard.json"
 BEST_RESPONSES = RESULTS / "best_response.jsonl"
+CALIBRATION = RESULTS / "calibration.jsonl"  # best responses against the flawed players, where the gap is known
 FORMAT = "uno-env-leaderboard/1"
 Z95 = 1.959963984540054
 
@@ -364,13 +365,14 @@ def best_responses(path: Path = BEST_RESPONSES) -> list[dict]:
 
 def best_response_for(results: list[dict], agent: str, rules: str, players: int,
                       fingerprint: str | None = None) -> dict | None:
-    """The result shown for an entrant: the strongest evidence of exploitability, the highest 95% lower bound
+    """The result shown for an entrant, among those measured with the calibrated setting
+    (``training.best_response.CALIBRATED``): the strongest evidence of exploitability, the highest 95% lower bound
     of a best response's win rate (each is a lower bound measured on held-out seeds; a failed training run, say
     one that learned to stall, gives a weak one), then the largest budget; with ``fingerprint``, only results
     measured against the entrant as it is (not, say, the heuristic before its weights on that table were
     tuned)."""
     mine = [r for r in results if (r.get("agent"), r.get("rules"), r.get("players")) == (agent, rules, players)
-            and (fingerprint is None or r.get("agent_fingerprint") in (None, fingerprint))]
+            and (fingerprint is None or r.get("agent_fingerprint") in (None, fingerprint)) and r.get("calibrated")]
     return max(mine, key=lambda r: (r["ci95"][0], r.get("budget_steps", 0), r.get("finished", ""))) if mine else None
 
 
@@ -438,6 +440,7 @@ def run(presets=PRESETS, sizes=SIZES, rounds: int = ROUNDS, batch: int = BATCH, 
                     "cpus": os.cpu_count(), "python": platform.python_version()},
         "tables": tables,
         "exploitability": best_responses(best_response_file),
+        "calibration": best_responses(CALIBRATION),
     }
 
 
@@ -735,6 +738,7 @@ def main(argv: list[str] | None = None) -> int:
         if data is None:
             parser.error(f"no leaderboard at {out} to add best responses to")
         data["exploitability"] = best_responses(args.best_responses)
+        data["calibration"] = best_responses(CALIBRATION)
         out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"{len(data['exploitability'])} best responses in {out}")
         return 0
