@@ -450,6 +450,8 @@ class Game:
         if viewer != PUBLIC:
             offered = moves(t, viewer) if t.actor == viewer else \
                 offered_moves(t, viewer) if view["actor"] == viewer else []
+            if view["actor"] == viewer:  # asked as it sees the table: its moves, as if asked indeed
+                view.update(legal=[m["action"] for m in offered], drawn=view.get("drawn"))
         seen = {"view": view, "events": [e for e in self.logs[viewer] if e["round"] == self.round],
                 "moves": offered, "standings": [{"seat": p, "name": t.names[p], "score": scores[p]} for p in order],
                 "goal": goal_words(t.engine.config), "seeded": self.seed is not None}
