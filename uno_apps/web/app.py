@@ -223,8 +223,11 @@ INDEX = """<!doctype html>
 <label>players <input id="players" type="number" min="2" max="10" value="4" style="width:4em"></label>
 <label>your seat <select id="seat"></select></label>
 <span id="seats"></span>
+<label>your name <input id="name" maxlength="24" placeholder="player_0" style="width:8em"></label>
 <label>seed <input id="seed" type="number" min="0" placeholder="random" style="width:7em"
  title="a chosen seed deals the same game again, and reveals the deal to whoever knows it"></label>
+<span class="note" id="seednote">a seed is taken only at a table of you and agents: a table with other people is
+dealt from fresh entropy, so nobody there can compute another's hand</span>
 <button id="new">new game</button></span><span id="gameid"></span></header>
 <main><div id="table"><p>Choose the rules and who sits at each other seat (an agent, or a person who joins by a
 link), then <b>new game</b>.</p></div>
