@@ -1,7 +1,8 @@
 """``uno serve`` under load: its resident memory and its latency with clients playing at once.
 
 Starts the server as ``uno serve`` would (``python -m uno_apps.cli serve``, a separate process on loopback),
-then ``--clients`` threads each play as fast as they can for ``--seconds``: each makes a table (the presets
+then ``--clients`` threads each play as fast as they can for ``--seconds``, each as its own client address
+(``X-Forwarded-For``, which the server takes from loopback as from a proxy): each makes a table (the presets
 in turn, 2 to 4 seats, heuristic opponents), polls it as the page does (``GET ...?since=TURN``), plays a
 card where it can, deals the next round when one ends and asks for a new game when one is over.  Every
 request's latency is kept; the server's RSS (``/proc/PID/status``) is read each second.  One JSON line:
@@ -55,7 +56,8 @@ class Client:
         self.token = None
 
     def call(self, method: str, path: str, body=None) -> tuple[int, dict]:
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json",
+                   "X-Forwarded-For": f"10.2.{self.index // 250 % 250}.{self.index % 250 + 1}"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         data = json.dumps(body).encode() if body is not None else None
@@ -119,7 +121,7 @@ def main(argv=None) -> int:
                 time.sleep(0.1)
         else:
             raise RuntimeError("the server did not start")
-        Client(port, 0, [], Counter(), threading.Lock()).play(0)  # warm: the agents load once
+        Client(port, 10_000, [], Counter(), threading.Lock()).play(0)  # warm: the agents load once
         rss = [rss_mib(server.pid)]
         latencies, statuses, lock = [], Counter(), threading.Lock()
         clients = [Client(port, i, latencies, statuses, lock) for i in range(args.clients)]

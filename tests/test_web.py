@@ -26,7 +26,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from uno_apps import cli  # noqa: E402
 from uno_apps.web import games as web_games  # noqa: E402
 from uno_apps.web.app import create_app  # noqa: E402
-from uno_apps.web.games import Game, Games  # noqa: E402
+from uno_apps.web.games import WAIT, Game, Games  # noqa: E402
 from uno_apps.web.guard import MAX_BODY  # noqa: E402
 from uno_apps.web.words import PUBLIC, moves, public_view  # noqa: E402
 from uno_env.records import write_records  # noqa: E402
@@ -108,14 +108,19 @@ def play_round(client: TestClient, gid: str, tokens: dict[int, str], check=None)
         s = client.get(f"/api/games/{gid}", headers=auth(next(iter(tokens.values())))).json()
         if s["view"]["over"]:
             return s
-        # the seat asked: another person's view shows a hidden decision (a jump-in offer...) as if declined
+        # the seat asked; another person's view shows a hidden decision (a drawn card, a jump-in offer...) as
+        # if declined, offering the moves that then come: the seat the table shows asked is told to wait
         views = {p: client.get(f"/api/games/{gid}", headers=auth(t)).json() for p, t in tokens.items()}
-        seat, mine = next((p, v) for p, v in views.items() if v["moves"])
-        if check:
-            check(mine)
-        r = client.post(f"/api/games/{gid}/actions", json={"action": choose(mine), "turn": mine["turn"]},
-                        headers=auth(tokens[seat]))
-        assert r.status_code == 200, r.text
+        for seat, mine in ((p, v) for p, v in views.items() if v["moves"]):
+            if check:
+                check(mine)
+            r = client.post(f"/api/games/{gid}/actions", json={"action": choose(mine), "turn": mine["turn"]},
+                            headers=auth(tokens[seat]))
+            if r.status_code == 200:
+                break
+            assert r.status_code == 409 and r.json()["error"] == WAIT, r.text
+        else:
+            raise AssertionError("nobody could move")
     raise AssertionError("the round did not end")
 
 
@@ -214,11 +219,12 @@ def test_unknown_ids_routes_fields_and_moves_get_a_4xx():
     assert r.status_code == 405 and r.json()["error"] == "'PUT' is not allowed on '/api/games'; it takes POST"
     assert c.get("/api/faces/poker").status_code == 404
     assert c.get("/api/options?debug=1").json()["error"].startswith("unknown query parameter 'debug'")
-    cases = [({"action": "play X9", "turn": 1}, 400, "not one of your moves"),
-             ({"action": 3, "turn": 1}, 400, "'action' must be"),
+    turn = s["turn"]
+    cases = [({"action": "play X9", "turn": turn}, 400, "not one of your moves"),
+             ({"action": 3, "turn": turn}, 400, "'action' must be"),
              ({"action": "draw"}, 400, "'turn' must be the integer 'turn' of the state"),
-             ({"action": "draw", "turn": 1, "seat": 1}, 400, "unknown field(s) 'seat'; the fields are action, turn"),
-             ({"action": "draw", "turn": 10**30}, 409, "not the turn in play")]
+             ({"action": "draw", "turn": turn, "seat": 1}, 400, "unknown field(s) 'seat'; the fields are action, turn"),
+             ({"action": "draw", "turn": 10**30}, 409, "is not the state in play")]
     for body, status, words in cases:
         r = c.post(f"/api/games/{gid}/actions", json=body, headers=h)
         assert r.status_code == status and words in r.json()["error"], (body, r.text)
@@ -284,8 +290,8 @@ def test_a_host_that_is_not_the_served_address_is_refused():
 
 
 def test_a_seats_view_needs_its_token_and_a_spectator_sees_only_what_is_public():
-    c = client_for()
-    s = make(c, rules="flip_jp", players=3, opponents=["human", "heuristic"], seed=8)
+    c = client_for(entropy=8)
+    s = make(c, rules="flip_jp", players=3, opponents=["human", "heuristic"])
     gid, tokens = s["id"], tokens_of(s)
     spectator = s["links"]["spectator"].split("token=")[1]
     r = c.get(f"/api/games/{gid}")
@@ -329,7 +335,7 @@ def test_the_same_action_sent_twice_is_applied_once():
     gid, h = s["id"], auth(s["token"])
     body = {"action": choose(s), "turn": s["turn"]}
     first = c.post(f"/api/games/{gid}/actions", json=body, headers=h)
-    assert first.status_code == 200 and first.json()["turn"] == s["turn"] + 1
+    assert first.status_code == 200 and first.json()["turn"] != s["turn"]
     again = c.post(f"/api/games/{gid}/actions", json=body, headers=h)
     assert again.status_code == 409 and "nothing was done" in again.json()["error"]
     now = c.get(f"/api/games/{gid}", headers=h).json()
@@ -340,9 +346,9 @@ def test_the_same_action_sent_twice_is_applied_once():
 
 
 def test_after_the_game_is_over_only_an_explicit_new_game_deals():
-    games = Games()
+    games = Games(entropy=5)
     c = client_for(games)
-    s = make(c, players=2, opponents="human", seed=5)
+    s = make(c, players=2, opponents="human")
     end = finish_game(c, games, s)
     gid, h = s["id"], auth(s["token"])
     r = c.post(f"/api/games/{gid}/actions", json={"action": "draw", "turn": end["turn"]}, headers=h)
@@ -358,7 +364,7 @@ def test_after_the_game_is_over_only_an_explicit_new_game_deals():
 
 
 # ---------------------------------------------------------------------- seeds
-def test_unseeded_games_are_dealt_from_128_bits_and_a_seed_says_it_reveals_the_deal(monkeypatch):
+def test_unseeded_games_are_dealt_from_128_bits_and_a_seed_is_taken_only_without_other_people(monkeypatch):
     made = []
 
     class Spy(np.random.SeedSequence):
@@ -374,35 +380,76 @@ def test_unseeded_games_are_dealt_from_128_bits_and_a_seed_says_it_reveals_the_d
     deals = {games.games[s["id"]].table.seed for s in states}
     assert len(deals) == 8 and max(deals) > 2**40
     assert not any("seed" in s or s["seeded"] or "seed_note" in s for s in states)
-    s = make(c, players=2, opponents="human", seed=12)
-    other = c.get(f"/api/games/{s['id']}", headers=auth(tokens_of(s)[1])).json()
-    assert s["seed"] == 12 and "seed" not in other  # the number to its maker, the warning to everyone
-    assert s["seeded"] and other["seeded"] and "whoever knows the seed can compute every hand" in other["seed_note"]
+    s = make(c, players=2, opponents="heuristic", seed=12)  # you and an agent: the seed deals
+    watch = c.get(f"/api/games/{s['id']}", headers=auth(s["links"]["spectator"].split("token=")[1])).json()
+    assert s["seed"] == 12 and "seed" not in watch  # the number to its maker, the warning to everyone
+    assert s["seeded"] and watch["seeded"] and "whoever knows the seed can compute every hand" in watch["seed_note"]
     assert s["view"]["seats"][0]["cards"] == Table("standard_en", 2, seed=12).view(0)["seats"][0]["cards"]
 
 
+def test_a_joiner_cannot_rebuild_the_deal_of_a_table_with_other_people():
+    """A seed where another person sits is refused; and the deal of such a table is none of the first 4096
+    seeds, which a joiner would try first from its hand (all 4096 dealt at once)."""
+    from uno_env import VecGame
+    c = client_for()
+    r = c.post("/api/games", json={"players": 3, "opponents": "human,heuristic", "seed": 31_337})
+    assert r.status_code == 400 and "fresh entropy" in r.json()["error"]
+    s = make(c, players=3, opponents="human,human")
+    hand = c.get(f"/api/games/{s['id']}", headers=auth(tokens_of(s)[1])).json()["view"]["seats"][1]["cards"]
+    tries = VecGame("standard_en", 3, batch_size=4096, seed=0, autoreset=False, observation="v2")
+    assert _seat_cards(tries, 1, hand) == []
+    deal = c.app.state.games.games[s["id"]].table.seed
+    found = VecGame("standard_en", 3, batch_size=1, seed=deal, autoreset=False, observation="v2")
+    assert _seat_cards(found, 1, hand) == [0]  # (the search finds a deal that is there)
+
+
+def _seat_cards(game, seat: int, hand: list[int]) -> list[int]:
+    """The games of the batch where ``seat`` holds ``hand`` (face ids)."""
+    from uno_env.view import seat_view
+    return [k for k in range(game.batch_size) if seat_view(game, seat, row=k)["seats"][seat]["cards"] == hand]
+
+
 # ---------------------------------------------------------------------- limits
-def test_a_full_server_makes_room_from_finished_then_idle_games_else_says_503():
+def test_one_client_holds_a_few_games_and_a_full_server_says_when_a_place_frees():
+    """One client (address) holds ``per_creator`` games in play, its own unplayed ones giving way first; a
+    full server gives way to finished games, then to those nobody moved in for ``unplayed_s`` (polls do not
+    count), then to those played in but idle for ``idle_s``; else 503 with ``Retry-After``."""
     clock = Clock()
-    games = Games(max_games=3, idle_s=600, clock=clock)
-    c = client_for(games)
-    a = make(c, players=2, opponents="random")
+    games = Games(max_games=5, per_creator=2, unplayed_s=300, idle_s=1800, clock=clock)
+    app = create_app(hosts=["testserver"], games=games)
+    one, two, three = (TestClient(app, client=(f"10.0.0.{i}", 4000)) for i in (1, 2, 3))
+    a = make(one, players=2, opponents="random")
     clock.now = 10
-    b = make(c, players=2, opponents="random")
+    b = make(one, players=2, opponents="random")
     clock.now = 20
-    done = make(c, players=2, opponents="human", seed=5)
-    finish_game(c, games, done)
+    c = make(one, players=2, opponents="random")  # at its cap: its own oldest unplayed game gives way
+    assert a["id"] not in games.games and {b["id"], c["id"]} <= set(games.games)
+    for g in (b, c):  # played in: they no longer give way to their maker's next game
+        r = one.post(f"/api/games/{g['id']}/actions", json={"action": choose(g), "turn": g["turn"]},
+                     headers=auth(g["token"]))
+        assert r.status_code == 200, r.text
+    r = one.post("/api/games", json={"players": 2})
+    assert r.status_code == 429 and "the most one client may have" in r.json()["error"]
+    assert int(r.headers["Retry-After"]) == 1800
+    d = make(two, players=2, opponents="random")  # other clients still make games
     clock.now = 30
-    d = make(c, players=2, opponents="random")  # the finished game gives way, though older games wait
-    assert set(games.games) == {a["id"], b["id"], d["id"]}
-    r = c.post("/api/games", json={"players": 2})
-    assert r.status_code == 503 and "the server is full: 3 games are in play" in r.json()["error"]
-    clock.now = 605
-    c.get(f"/api/games/{a['id']}", headers=auth(a["token"]))  # a is looked at: no longer idle
-    clock.now = 615
-    make(c, players=2, opponents="random")  # b, idle longest, gives way
-    assert a["id"] in games.games and b["id"] not in games.games
-    r = c.get(f"/api/games/{b['id']}", headers=auth(b["token"]))
+    e = make(two, players=2, opponents="random")
+    done = make(three, players=2, opponents="human")
+    finish_game(three, games, done)
+    clock.now = 40
+    f = make(three, players=2, opponents="random")  # the finished game gives way, though older ones wait
+    assert set(games.games) == {b["id"], c["id"], d["id"], e["id"], f["id"]}
+    r = TestClient(app, client=("10.0.0.4", 4000)).post("/api/games", json={"players": 2})
+    assert r.status_code == 503 and "the server is full: 5 games are in play" in r.json()["error"]
+    assert int(r.headers["Retry-After"]) == 20 + 300 - 40  # d, made at 20 and unplayed, frees first
+    clock.now = 315
+    for g in (d, e):  # polls keep no game: not a seat's, nor a spectator's
+        two.get(f"/api/games/{g['id']}", headers=auth(g["token"]))
+        two.get(f"/api/games/{g['id']}", headers=auth(g["links"]["spectator"].split("token=")[1]))
+    clock.now = 325
+    make(TestClient(app, client=("10.0.0.4", 4000)), players=2, opponents="random")  # d gives way
+    assert d["id"] not in games.games and e["id"] in games.games
+    r = two.get(f"/api/games/{d['id']}", headers=auth(d["token"]))
     assert r.status_code == 404 and "made room for newer games" in r.json()["error"]
 
 
@@ -418,7 +465,7 @@ def test_2000_games_made_in_a_loop_leave_memory_bounded():
     count).  The faked clock makes every game idle at once: nothing waits."""
     clock = Clock()
     cap = 50
-    games = Games(max_games=cap, idle_s=60, clock=clock)
+    games = Games(max_games=cap, unplayed_s=60, per_creator=cap, clock=clock)
     c = client_for(games)
     rss = {}
     for i in range(2000):
@@ -467,7 +514,7 @@ def test_hostile_requests_to_every_route_never_get_a_5xx():
     limit), with a sensible move now and then so that games advance: no response is a 5xx (the TestClient
     also raises any exception the app lets out), and the server plays on after."""
     from urllib.parse import quote
-    games = Games(max_games=10_000)
+    games = Games(max_games=10_000, per_creator=10_000)
     c = client_for(games)
     live = [make(c, players=2, opponents="heuristic", seed=1), make(c, rules="flip_jp", players=3,
                                                                     opponents="human,random")]
@@ -515,15 +562,15 @@ def test_hostile_requests_to_every_route_never_get_a_5xx():
 
     fuzz()
     assert c.get("/api/options").status_code == 200  # alive, and still plays a whole round
-    s = make(c, players=2, opponents="human", seed=9)
+    s = make(c, players=2, opponents="human")
     assert play_round(c, s["id"], tokens_of(s))["view"]["over"]
 
 
 # ---------------------------------------------------------------------- playing
 def test_several_people_at_one_table_each_see_their_own_hand_and_who_is_here():
     clock = Clock()
-    c = client_for(Games(clock=clock))
-    s = make(c, players=3, opponents=["human", "heuristic"], seed=11)
+    c = client_for(Games(clock=clock, entropy=11))
+    s = make(c, players=3, opponents=["human", "heuristic"])
     gid, tokens = s["id"], tokens_of(s)
     people = {p["seat"]: p for p in s["people"]}
     assert people[0]["connected"] and not people[1]["joined"] and people[2]["agent"] == "heuristic"

@@ -16,8 +16,12 @@ API (JSON; a game's routes need ``Authorization: Bearer TOKEN``, a seat's token 
 ``GET /api/games/{id}[?since=TURN]``     the game as the token's seat sees it (``{"unchanged"}`` at ``since``)
 ``POST /api/games/{id}/actions``         ``{"action": "play R5", "turn": N}``: act; the agents answer
 ``POST /api/games/{id}/next``            ``{"turn": N, "new_game": false}``: deal the next round
+``POST /api/games/{id}/name``            ``{"name": "ann"}``: the name of the token's seat
 ``DELETE /api/games/{id}``               end the game (its maker's token)
 =======================================  ==========================================================
+
+``server.server_options`` are the uvicorn settings ``uno serve`` runs with (deadlines on slow requests, a
+connection cap far above the game cap, JSON for uvicorn's own errors).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from starlette.routing import Route
 from uno_env.core.config import PRESETS
 from uno_env.render import face_table
 
-from .games import HUMAN, MAX_PLAYERS, MIN_PLAYERS, ApiError, Games, fits, short, unknown_fields
+from .games import HUMAN, MAX_PLAYERS, MIN_PLAYERS, NEW_FIELDS, ApiError, Games, fits, short, unknown_fields
 from .guard import LOCAL_NAMES, MAX_BODY, Guard
 from .page import static
 from .words import PUBLIC
@@ -89,12 +93,14 @@ def options_document(games: Games) -> dict:
     names = agents.available()
     return {"presets": list(PRESETS), "players": [MIN_PLAYERS, MAX_PLAYERS], "human": HUMAN, "agents": names,
             "fits": {n: fits(n) for n in names},
-            "limits": {"body_bytes": MAX_BODY, "games": games.max_games, "idle_minutes": games.idle_s / 60}}
+            "limits": {"body_bytes": MAX_BODY, "games": games.max_games, "games_per_client": games.per_creator,
+                       "unplayed_minutes": games.unplayed_s / 60, "idle_minutes": games.idle_s / 60}}
 
 
 def create_app(hosts=LOCAL_NAMES, port: int | None = None, any_ip: bool = False,
-               games: Games | None = None) -> Starlette:
-    """The app, answering to ``hosts`` (and, with ``any_ip``, any IP address) on ``port`` (``None``: any)."""
+               games: Games | None = None, proxied=()) -> Starlette:
+    """The app, answering to ``hosts`` (and, with ``any_ip``, any IP address) on ``port`` (``None``: any), and
+    to ``proxied`` (names a reverse proxy passes on) on any port."""
     games = games or Games()
 
     async def index(request: Request):  # (a query, as a link may carry, changes nothing)
@@ -114,16 +120,19 @@ def create_app(hosts=LOCAL_NAMES, port: int | None = None, any_ip: bool = False,
 
     async def new_game(request: Request):
         _query(request)
-        body = await _body(request, ("rules", "players", "opponents", "seat", "seed"))
-        game = await run_in_threadpool(games.create, body)
+        body = await _body(request, NEW_FIELDS)
+        creator = request.client.host if request.client else ""  # behind a proxy: its X-Forwarded-For
+        game = await run_in_threadpool(games.create, body, creator)
         return JSONResponse(game.state(game.owner, games.clock()), status_code=201)
 
     async def get_game(request: Request):
         since = _query(request, ("since",)).get("since")
         game, viewer = games.find(request.path_params["gid"], _token(request))
-        if since is not None and since == str(game.turn):  # nothing moved: who is here is all that may have
-            return JSONResponse({"id": game.id, "turn": game.turn, "unchanged": True,
-                                 "people": game.people(games.clock())})
+        if since is not None:
+            turn = await run_in_threadpool(game.turn_of, viewer)
+            if since == str(turn):  # nothing moved as this viewer sees it: who is here is all that may have
+                return JSONResponse({"id": game.id, "turn": turn, "unchanged": True,
+                                     "people": game.people(games.clock())})
         return JSONResponse(await run_in_threadpool(game.state, viewer, games.clock()))
 
     def seat_of(game, viewer: int) -> int:
@@ -140,9 +149,9 @@ def create_app(hosts=LOCAL_NAMES, port: int | None = None, any_ip: bool = False,
         if not isinstance(action, str):
             raise ApiError(400, f"'action' must be a move's text such as 'play R5' or 'draw'; got {short(action)}")
         if isinstance(turn, bool) or not isinstance(turn, int):
-            raise ApiError(400, f"'turn' must be the integer 'turn' of the state this move answers (it is "
-                                f"{game.turn} now); got {short(turn)}")
-        await run_in_threadpool(game.act, seat, action, turn)
+            raise ApiError(400, f"'turn' must be the integer 'turn' of the state this move answers; got "
+                                f"{short(turn)}")
+        await run_in_threadpool(game.act, seat, action, turn, games.clock())
         return JSONResponse(await run_in_threadpool(game.state, seat, games.clock()))
 
     async def next_round(request: Request):
@@ -155,7 +164,15 @@ def create_app(hosts=LOCAL_NAMES, port: int | None = None, any_ip: bool = False,
             raise ApiError(400, f"'turn' must be an integer (the state's 'turn') or absent; got {short(turn)}")
         if not isinstance(new, bool):
             raise ApiError(400, f"'new_game' must be true or false; got {short(new)}")
-        await run_in_threadpool(game.next_round, turn, new)
+        await run_in_threadpool(game.next_round, seat, turn, new, games.clock())
+        return JSONResponse(await run_in_threadpool(game.state, seat, games.clock()))
+
+    async def rename(request: Request):
+        _query(request)
+        game, viewer = games.find(request.path_params["gid"], _token(request))
+        seat = seat_of(game, viewer)
+        body = await _body(request, ("name",))
+        await run_in_threadpool(game.rename, seat, body.get("name"), games.clock())
         return JSONResponse(await run_in_threadpool(game.state, seat, games.clock()))
 
     async def end_game(request: Request):
@@ -167,12 +184,12 @@ def create_app(hosts=LOCAL_NAMES, port: int | None = None, any_ip: bool = False,
         return JSONResponse({"ended": game.id})
 
     async def api_error(request: Request, exc: ApiError):
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
 
     async def http_error(request: Request, exc: HTTPException):
         where = short(request.url.path, 40)
         message = {404: f"no route {where}; the routes are /, /api/options, /api/faces/RULES, /api/games and "
-                        f"/api/games/ID (/actions, /next)",
+                        f"/api/games/ID (/actions, /next, /name)",
                    405: f"{short(request.method, 10)} is not allowed on {where}; it takes "
                         f"{(exc.headers or {}).get('Allow', 'other methods')}"}.get(exc.status_code, exc.detail)
         return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
@@ -189,8 +206,10 @@ def create_app(hosts=LOCAL_NAMES, port: int | None = None, any_ip: bool = False,
         Route("/api/games/{gid}", end_game, methods=["DELETE"]),
         Route("/api/games/{gid}/actions", act, methods=["POST"]),
         Route("/api/games/{gid}/next", next_round, methods=["POST"]),
+        Route("/api/games/{gid}/name", rename, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts, port=port, any_ip=any_ip)],
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts, port=port, any_ip=any_ip,
+                                                          proxied=proxied)],
                     exception_handlers={ApiError: api_error, HTTPException: http_error, Exception: server_error})
     app.state.games = games
     return app
@@ -204,8 +223,11 @@ INDEX = """<!doctype html>
 <label>players <input id="players" type="number" min="2" max="10" value="4" style="width:4em"></label>
 <label>your seat <select id="seat"></select></label>
 <span id="seats"></span>
+<label>your name <input id="name" maxlength="24" placeholder="player_0" style="width:8em"></label>
 <label>seed <input id="seed" type="number" min="0" placeholder="random" style="width:7em"
  title="a chosen seed deals the same game again, and reveals the deal to whoever knows it"></label>
+<span class="note" id="seednote">a seed is taken only at a table of you and agents: a table with other people is
+dealt from fresh entropy, so nobody there can compute another's hand</span>
 <button id="new">new game</button></span><span id="gameid"></span></header>
 <main><div id="table"><p>Choose the rules and who sits at each other seat (an agent, or a person who joins by a
 link), then <b>new game</b>.</p></div>
@@ -225,12 +247,14 @@ def hosts_for(host: str) -> tuple[tuple[str, ...], bool]:
 
 def run(host: str = "127.0.0.1", port: int = 8000, allow_hosts=(), out=print) -> int:
     import uvicorn
+
+    from .server import server_options
     names, any_ip = hosts_for(host)
     if host not in ("127.0.0.1", "localhost", "::1"):
         out(f"warning: serving on {host}, beyond this machine: anyone who reaches port {port} can make games "
             f"(seats still need their tokens), and plain HTTP lets the network read the tokens")
     shown = "127.0.0.1" if any_ip else f"[{host}]" if ":" in host else host
     out(f"UNO at http://{shown}:{port}/ (Ctrl-C stops the server)")
-    app = create_app(names + tuple(h.lower() for h in allow_hosts), port=port, any_ip=any_ip)
-    uvicorn.run(app, host=host, port=port, log_level="warning", limit_concurrency=256)
+    app = create_app(names, port=port, any_ip=any_ip, proxied=tuple(h.lower() for h in allow_hosts))
+    uvicorn.run(app, host=host, port=port, **server_options())
     return 0

@@ -2,19 +2,32 @@
 
 A game's id and every seat's token come from ``secrets``; whoever holds a seat's token plays that seat and
 sees what it may see (``Table.view``), the spectator token sees what every seat sees (``words.public_view``).
-``turn`` counts the changes to a table, and an action names the turn it answers: a repeated or stale request
-is refused and changes nothing.  Unseeded games are dealt from ``numpy.random.SeedSequence()`` (128 bits of
-the system's entropy), so a hand cannot be searched back to the deal; a chosen seed reveals the deal, and
-the game says so.  Memory is bounded: at most ``max_games`` games (finished, then idle ones, give way to a
-new one; with none to spare a new game is refused with 503), each keeping the words of its latest
-``LOG_EVENTS`` events rather than the copies of the game ``Table`` keeps per event.
+Each viewer's state is computed as that viewer sees the game, and only from what it may know: a decision of
+another seat that only a hidden hand explains (a playable card just drawn, a jump-in, a Skip to pass on)
+shows as if already declined, the seat the table then sees asked is offered the moves it would have, and a
+move it sends before the table is ready gets a 409 that names nobody.  ``turn`` is a tag of the state as
+the viewer sees it (a hash of it), so it changes exactly when that state does: a poll or an action names
+the tag it answers, and a repeated or stale action is refused and changes nothing.
+
+Deals: a game is dealt from ``numpy.random.SeedSequence()`` (128 bits of the system's entropy), so a hand
+cannot be searched back to the deal; a chosen seed (which reveals the deal to whoever knows it) is taken
+only for a table of its maker and agents, never where another person sits.
+
+Memory is bounded: at most ``max_games`` games.  A new game takes the place of a finished one, else of one
+no person has moved in for ``unplayed_s`` (a few minutes) or, once played, for ``idle_s``; polls, a
+spectator's or a seat's, are no activity.  One creator (a client address) holds at most ``per_creator``
+games in play, its own unplayed games giving way first.  A refusal says when to try again (``Retry-After``).
+Each game keeps the words of its latest ``LOG_EVENTS`` events per viewer rather than the copies of the game
+``Table`` keeps per event.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.util
 import json
+import math
 import secrets
 import threading
 import time
@@ -22,27 +35,38 @@ from collections import deque
 
 import numpy as np
 
+from uno_env import VecGame
 from uno_env.core.config import PRESETS
+from uno_env.core.state import DEFLECT, DRAWN, JUMP, OVER, State
 from uno_env.table import Table
 
-from .words import PUBLIC, moves, public_view
+from .words import PUBLIC, goal_words, moves, public_view
 
 MAX_GAMES = 100  # live games; about 1 MB each (tests/test_web.py measures the bound)
-IDLE_S = 30 * 60  # a game nobody has asked about for this long may give way to a new one
+UNPLAYED_S = 5 * 60  # a game no person has moved in for this long may give way to a new one
+IDLE_S = 30 * 60  # a game played in, but not for this long, may give way to a new one
+PER_CREATOR = 10  # games in play made from one client address
 CONNECTED_S = 10.0  # a seat that asked within this many seconds shows as connected (the page polls each second)
-LOG_EVENTS = 200  # the events whose words a game keeps
+LOG_EVENTS = 200  # the events whose words a game keeps, per viewer
 MAX_SEED = 2**63 - 1  # the core keys a game's random stream with a 64-bit integer
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
+MAX_NAME = 24  # characters in a person's name
 HUMAN = "human"  # an opponent that is a person, who joins by a link
-NEW_FIELDS = ("rules", "players", "opponents", "seat", "seed")
+NEW_FIELDS = ("rules", "players", "opponents", "seat", "seed", "name")
+WAIT = "wait: the table is not ready for your move"  # a move sent during another seat's hidden decision
 
 
 class ApiError(Exception):
-    """A request that cannot be served: its HTTP status and a message for the person who sent it."""
+    """A request that cannot be served: its HTTP status, a message for the person who sent it, and any
+    headers to send with it (``Retry-After``)."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, headers: dict | None = None):
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.headers = status, message, headers
+
+
+def retry_after(seconds: float) -> dict:
+    return {"Retry-After": str(max(1, math.ceil(seconds)))}
 
 
 def short(value, limit: int = 40) -> str:
@@ -69,6 +93,14 @@ def integer(body: dict, field: str, low: int, high: int, default=None):
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ApiError(400, f"'{field}' must be an integer from {low} to {high}; got {short(value)}")
     return value
+
+
+def person_name(value) -> str:
+    """A name a person typed, checked: 1 to ``MAX_NAME`` printable characters (spaces around dropped)."""
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_NAME \
+            or not value.strip().isprintable():
+        raise ApiError(400, f"'name' must be 1 to {MAX_NAME} printable characters; got {short(value)}")
+    return value.strip()
 
 
 # ---------------------------------------------------------------------- agents
@@ -137,6 +169,7 @@ def new_game_spec(body: dict) -> dict:
     seed = body.get("seed")
     if seed is not None:
         seed = integer(body, "seed", 0, MAX_SEED)
+    name = person_name(body["name"]) if body.get("name") is not None else None
     opp = body.get("opponents", ",".join(["random"] * (players - 1)))
     if isinstance(opp, str):
         names = [n.strip() for n in opp.split(",") if n.strip()]
@@ -158,37 +191,122 @@ def new_game_spec(body: dict) -> dict:
             where = "; ".join(f"{r} with {' or '.join(map(str, ps))} players" for r, ps in fits(n).items() if ps)
             raise ApiError(400, f"'opponents': {n} cannot play {rules} with {players} players ({why}); it plays "
                                 f"{where or 'nothing here'}")
-    return {"rules": rules, "players": players, "seats": names[:seat] + [HUMAN] + names[seat:], "owner": seat,
+    if seed is not None and HUMAN in names:
+        raise ApiError(400, "'seed' is taken only at a table of you and agents: whoever knows a seed can compute "
+                            "every hand, so a table with other people is dealt from fresh entropy; leave 'seed' out")
+    spec = {"rules": rules, "players": players, "seats": names[:seat] + [HUMAN] + names[seat:], "owner": seat,
             "seed": seed}
+    if name is not None:
+        spec["name"] = name
+    return spec
+
+
+# ---------------------------------------------------------------------- what a seat not asked would be offered
+_SCRATCH: dict[tuple, tuple[threading.Lock, VecGame]] = {}
+_SCRATCH_LOCK = threading.Lock()
+
+
+def _scratch(game: VecGame) -> tuple[threading.Lock, VecGame]:
+    """A game of the same rules, seats and layout as ``game``, to try moves on a copy of its state."""
+    key = (game.rules, game.num_players, game.observer.version)
+    with _SCRATCH_LOCK:
+        if key not in _SCRATCH:
+            g = VecGame(game.rules, game.num_players, batch_size=1, autoreset=False, observation=key[2])
+            g.engine.bulk_forced_moves = False  # each forced move through ``apply``, logged
+            _SCRATCH[key] = threading.Lock(), g
+        return _SCRATCH[key]
+
+
+class _FirstMoveOf(list):
+    """``Engine.log`` that keeps a copy of the game just before ``seat``'s first action: the mask then is that
+    seat's, refreshed, even when the action was forced (its only legal move)."""
+
+    def __init__(self, state: State, seat: int):
+        super().__init__()
+        self.state, self.seat, self.before = state, seat, None
+
+    def append(self, entry) -> None:
+        if self.before is None and int(entry[1]) == self.seat:
+            self.before = self.state.copy()
+        super().append(entry)
+
+    def extend(self, entries) -> None:
+        for entry in entries:
+            self.append(entry)
+
+
+def offered_moves(table: Table, seat: int) -> list[dict]:
+    """The moves of ``seat`` where the table shows it asked but another seat has a decision that only a
+    hidden hand explains: the moves it has once that decision is declined (the drawn card kept, the jump-in
+    or the Skip let go by), as the state would offer them; ``[]`` if the round would end first."""
+    st = table.state
+    if st.phase[0] == OVER or int(st.actor[0]) == seat:
+        return []
+    lock, scratch = _scratch(table.game)
+    with lock:
+        e = scratch.engine
+        scratch.state = st.copy()
+        watch = e.log = _FirstMoveOf(scratch.state, seat)
+        try:
+            for _ in range(table.P + 2):
+                now = scratch.state
+                phase, actor = int(now.phase[0]), int(now.actor[0])
+                if phase == OVER or actor == seat or watch.before is not None:
+                    break
+                decline = e.actions.index["keep" if phase == DRAWN else "pass"]
+                if phase not in (DRAWN, JUMP, DEFLECT) or not now.mask[0, decline]:
+                    return []
+                scratch.step(np.array([decline]))
+            at = watch.before if watch.before is not None else scratch.state
+            return moves(table, seat, at)
+        finally:
+            e.log = None
+
+
+def tag_of(data) -> int:
+    """A 52-bit tag of ``data`` (JSON): equal states, equal tags; a JavaScript number holds it exactly."""
+    raw = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "big") >> 12
 
 
 # ---------------------------------------------------------------------- one game
 class Game:
     """One table: a ``Table``, a token per person's seat and one for spectators, a shared agent at each
-    other seat; ``owner`` (the seat that made it) also gets the join links."""
+    other seat; ``owner`` (the seat that made it) also gets the join links.  ``creator``: the client address
+    that made it; ``entropy``: the deal's (``None``: 128 bits from the system; a chosen ``seed`` deals
+    directly)."""
 
     def __init__(self, gid: str, rules: str, players: int, seats: list[str], owner: int, seed: int | None,
-                 now: float):
+                 now: float, name: str | None = None, creator: str = "", entropy: int | None = None):
         import agents
         self.id, self.rules, self.seats, self.owner, self.seed = gid, rules, seats, owner, seed
+        self.creator = creator
         self.humans = [p for p, s in enumerate(seats) if s == HUMAN]
         self.tokens = {p: secrets.token_urlsafe(16) for p in self.humans}
         self.spectator = secrets.token_urlsafe(16)
         bots = [s for s in seats if s != HUMAN]
         layout = agents.observation_for(bots) if bots else "v2"
         self.bots = {p: shared_agent(s, rules, players, layout) for p, s in enumerate(seats) if s != HUMAN}
-        entropy = np.random.SeedSequence(seed)  # None: 128 bits from the system
-        deal = seed if seed is not None else int(entropy.generate_state(1, np.uint64)[0] >> np.uint64(1))
-        self.rng = np.random.default_rng(entropy.spawn(1)[0])  # the bots' choices
+        root = np.random.SeedSequence(seed if seed is not None else entropy)  # None: 128 bits from the system
+        deal = seed if seed is not None else int(root.generate_state(1, np.uint64)[0] >> np.uint64(1))
+        self.rng = np.random.default_rng(root.spawn(1)[0])  # the bots' choices
         names = [f"player_{p}" if s == HUMAN else f"{s}_{p}" for p, s in enumerate(seats)]
-        self.table = Table(rules, players, seed=deal, names=names, observation=layout)
+        if name is not None:
+            names[owner] = name
+        self.table = self._table(rules, players, deal, names, layout)
         self.lock = threading.Lock()
-        self.turn = 1
-        self.log: deque[dict] = deque(maxlen=LOG_EVENTS)
-        self.touched = now
+        self.logs: dict[int, deque] = {v: deque(maxlen=LOG_EVENTS) for v in self.humans + [PUBLIC]}
+        self.round = 0
+        self.changes = 0  # how often the table changed: a viewer's cached state is of one of them
+        self._cache: dict[int, tuple[int, dict]] = {}
+        self.touched, self.played = now, False  # the last move by a person (or the making), and whether any
         self.seen: dict[int, float] = {owner: now}
         self._record(self.table.events)
         self._play_bots()
+
+    @staticmethod
+    def _table(rules, players, deal, names, layout) -> Table:
+        return Table(rules, players, seed=deal, names=names, observation=layout)
 
     # ------------------------------------------------------------------ who asks
     def viewer_of(self, token: str | None) -> int:
@@ -210,13 +328,15 @@ class Game:
         return self.table.over and bool(self.table.state.game_over[0])
 
     def _record(self, events) -> None:
-        """Keep each event's words for every person's seat and the public, then let go of the game copies
-        the events hold (``Table`` needs only its last event, for the round's number)."""
-        viewers = self.humans + [PUBLIC]
+        """Keep each event's words for every person's seat and the public (those it tells something), then let
+        go of the game copies the events hold (``Table`` needs only its last event, for the round's number)."""
         for ev in events:
-            self.log.append({"kind": ev.kind, "seat": ev.seat, "round": ev.round,
-                             "text": {v: ev.text(v) for v in viewers}})
+            self.round = ev.round
+            for v, log in self.logs.items():
+                if text := ev.text(v):  # "": nothing to tell this viewer
+                    log.append({"kind": ev.kind, "seat": ev.seat, "round": ev.round, "text": text})
         del self.table.events[:-1]
+        self.changes += 1
 
     def _play_bots(self) -> None:
         t = self.table
@@ -225,30 +345,38 @@ class Game:
             obs = t.game.observe(seats=[seat], rows=[0])
             self._record(t.step(int(self.bots[seat].act(obs, t.state.mask[:1], rng=self.rng)[0])))
 
-    def _check_turn(self, turn) -> None:
-        if turn is not None and turn != self.turn:
-            raise ApiError(409, f"'turn' {short(turn)} is not the turn in play ({self.turn}): the table has "
+    def _check_turn(self, seat: int, turn) -> dict:
+        """``seat``'s state, if ``turn`` is its tag (409 otherwise)."""
+        mine = self._seen_by(seat)
+        if turn is not None and turn != mine["turn"]:
+            raise ApiError(409, f"'turn' {short(turn)} is not the state in play ({mine['turn']}): the table has "
                                 f"moved on since (a repeated or late request); nothing was done")
+        return mine
 
-    def act(self, seat: int, action: str, turn: int) -> None:
+    def _moved(self, now: float) -> None:
+        self.touched, self.played = now, True
+
+    def act(self, seat: int, action: str, turn: int, now: float = 0.0) -> None:
         with self.lock:
-            self._check_turn(turn)
+            mine = self._check_turn(seat, turn)
             t = self.table
             if t.over:
                 raise ApiError(409, self._over_text())
-            if t.actor != seat:
-                raise ApiError(409, f"it is not your turn: {t.names[t.actor]} is asked")
-            legal = t.legal()
-            if action not in legal:
+            offered = [m["action"] for m in mine["moves"]]
+            if action not in offered:
+                if not offered:
+                    raise ApiError(409, f"it is not your turn: {t.names[mine['view']['actor']]} is asked")
                 raise ApiError(400, f"'action' {short(action)} is not one of your moves; they are: "
-                                    f"{', '.join(legal)}")
+                                    f"{', '.join(offered)}")
+            if t.actor != seat:  # offered as the table shows it, but another seat's hidden decision comes first
+                raise ApiError(409, WAIT)
             self._record(t.step(action))
             self._play_bots()
-            self.turn += 1
+            self._moved(now)
 
-    def next_round(self, turn: int | None, new_game: bool) -> None:
+    def next_round(self, seat: int, turn: int | None, new_game: bool, now: float = 0.0) -> None:
         with self.lock:
-            self._check_turn(turn)
+            self._check_turn(seat, turn)
             if not self.table.over:
                 raise ApiError(409, "the round is still in play")
             if self.game_over and not new_game:
@@ -258,7 +386,19 @@ class Game:
                                     "is over; without it .../next deals the next round")
             self._record(self.table.next_round())
             self._play_bots()
-            self.turn += 1
+            self._moved(now)
+
+    def rename(self, seat: int, name, now: float = 0.0) -> None:
+        """``seat`` (a person's) takes the name ``name``: not another seat's, nor "you"."""
+        name = person_name(name)
+        with self.lock:
+            taken = {n.casefold() for p, n in enumerate(self.table.names) if p != seat} | {"you"}
+            if name.casefold() in taken:
+                raise ApiError(409, f"the name {short(name, 30)} is taken at this table; choose another")
+            if name != self.table.names[seat]:
+                self.table.names[seat] = name
+                self.changes += 1
+            self.touched = now
 
     def _over_text(self) -> str:
         if self.game_over:
@@ -271,6 +411,7 @@ class Game:
         leaves ``Games``, not at the garbage collector's next full pass."""
         with self.lock:
             self.table.events.clear()
+            self._cache.clear()
 
     # ------------------------------------------------------------------ what a viewer gets
     def people(self, now: float) -> list[dict]:
@@ -286,82 +427,110 @@ class Game:
                 "spectator": f"/#game={self.id}&token={self.spectator}"}
 
     def state(self, viewer: int, now: float) -> dict:
-        """The table as ``viewer`` (a seat, or ``PUBLIC``) may see it, with its words and moves."""
+        """The table as ``viewer`` (a seat, or ``PUBLIC``) may see it, with its words, moves and who is here."""
         with self.lock:  # not while an action changes the table
-            return self._state(viewer, now)
+            return {**self._seen_by(viewer), "people": self.people(now)}
 
-    def _state(self, viewer: int, now: float) -> dict:
+    def turn_of(self, viewer: int) -> int:
+        """``viewer``'s tag of the state in play (its ``turn``)."""
+        with self.lock:
+            return self._seen_by(viewer)["turn"]
+
+    def _seen_by(self, viewer: int) -> dict:
+        """The state as ``viewer`` sees it (without who is here), computed once per change."""
+        cached = self._cache.get(viewer)
+        if cached is not None and cached[0] == self.changes:
+            return cached[1]
         t = self.table
         view = public_view(t) if viewer == PUBLIC else t.view(viewer)
         scores = [s["score"] for s in view["seats"]]
         low = t.engine.config.scoring_mode == "cumulative_low"
         order = sorted(range(t.P), key=lambda p: scores[p] if low else -scores[p])
-        rnd = self.log[-1]["round"] if self.log else 0
-        out = {"id": self.id, "seat": None if viewer == PUBLIC else viewer, "turn": self.turn, "view": view,
-               "events": [{"kind": e["kind"], "seat": e["seat"], "text": e["text"][viewer]}
-                          for e in self.log if e["round"] == rnd and e["text"][viewer]],  # "": nothing to tell
-               "moves": [] if viewer == PUBLIC else moves(t, viewer),
-               "standings": [{"seat": p, "name": t.names[p], "score": scores[p]} for p in order],
-               "people": self.people(now), "faces_url": f"/api/faces/{self.rules}", "seeded": self.seed is not None}
+        offered = []
+        if viewer != PUBLIC:
+            offered = moves(t, viewer) if t.actor == viewer else \
+                offered_moves(t, viewer) if view["actor"] == viewer else []
+            if view["actor"] == viewer:  # asked as it sees the table: its moves, as if asked indeed
+                view.update(legal=[m["action"] for m in offered], drawn=view.get("drawn"))
+        seen = {"view": view, "events": [e for e in self.logs[viewer] if e["round"] == self.round],
+                "moves": offered, "standings": [{"seat": p, "name": t.names[p], "score": scores[p]} for p in order],
+                "goal": goal_words(t.engine.config), "seeded": self.seed is not None}
         if self.seed is not None:
-            out["seed_note"] = ("this game was dealt from a seed chosen when it was made: whoever knows the seed "
-                                "can compute every hand and the whole draw pile")
+            seen["seed_note"] = ("this game was dealt from a seed chosen when it was made: whoever knows the seed "
+                                 "can compute every hand and the whole draw pile")
+        out = {"id": self.id, "seat": None if viewer == PUBLIC else viewer, "turn": tag_of(seen), **seen,
+               "faces_url": f"/api/faces/{self.rules}"}
         if viewer == self.owner:
             out.update(token=self.tokens[viewer], links=self.links())
             if self.seed is not None:
                 out["seed"] = self.seed
+        self._cache[viewer] = self.changes, out
         return out
 
 
 # ---------------------------------------------------------------------- the games
 class Games:
-    """The live games, by id: at most ``max_games``; when full, a new game takes the place of a finished
-    one, else of one nobody asked about for ``idle_s`` seconds (the least recent first), else it is
-    refused (503).  ``clock`` is injectable so that tests need not wait."""
+    """The live games, by id: at most ``max_games`` (see the module's docstring for who gives way), at most
+    ``per_creator`` in play from one client address.  ``clock`` and ``entropy`` (the deals' entropy,
+    ``None``: the system's) are injectable so that tests need not wait and may deal alike."""
 
-    def __init__(self, max_games: int = MAX_GAMES, idle_s: float = IDLE_S, clock=time.monotonic):
+    def __init__(self, max_games: int = MAX_GAMES, idle_s: float = IDLE_S, unplayed_s: float = UNPLAYED_S,
+                 per_creator: int = PER_CREATOR, clock=time.monotonic, entropy: int | None = None):
         self.games: dict[str, Game] = {}
-        self.max_games, self.idle_s, self.clock = max_games, idle_s, clock
+        self.max_games, self.idle_s, self.unplayed_s, self.per_creator = max_games, idle_s, unplayed_s, per_creator
+        self.clock, self.entropy = clock, entropy
         self.lock = threading.Lock()
-        self.building = 0  # games being dealt, which hold their place
+        self.building: list[str] = []  # the creators of games being dealt, which hold their place
 
-    def create(self, body: dict) -> Game:
+    def create(self, body: dict, creator: str = "") -> Game:
         spec = new_game_spec(body)
         now = self.clock()
         with self.lock:
-            self._make_room(now)
-            self.building += 1
+            self._make_room(now, creator)
+            self.building.append(creator)
         try:
-            game = Game(secrets.token_urlsafe(16), **spec, now=now)
-        except BaseException:
+            game = Game(secrets.token_urlsafe(16), **spec, now=now, creator=creator, entropy=self.entropy)
+        finally:
             with self.lock:
-                self.building -= 1
-            raise
+                self.building.remove(creator)
         with self.lock:  # its place was held: no room to make
-            self.building -= 1
             self.games[game.id] = game
         return game
 
-    def _make_room(self, now: float) -> None:
-        while len(self.games) + self.building >= self.max_games:
-            finished = [g for g in self.games.values() if g.game_over]
-            pool = finished or [g for g in self.games.values() if now - g.touched >= self.idle_s]
+    def expires_in(self, game: Game, now: float) -> float:
+        """Seconds until ``game`` may give way to a new one (0: it may now)."""
+        if game.game_over:
+            return 0.0
+        return max(0.0, game.touched + (self.idle_s if game.played else self.unplayed_s) - now)
+
+    def _make_room(self, now: float, creator: str) -> None:
+        mine = [g for g in self.games.values() if g.creator == creator and not g.game_over]
+        if len(mine) + self.building.count(creator) >= self.per_creator:
+            spare = [g for g in mine if not g.played]  # its own games nobody has moved in give way first
+            if not spare:
+                wait = min((self.expires_in(g, now) for g in mine), default=self.unplayed_s)
+                raise ApiError(429, f"you have {len(mine)} games in play, the most one client may have: end one, "
+                                    f"or finish it, before making another", retry_after(wait))
+            self.games.pop(min(spare, key=lambda g: g.touched).id).close()
+        while len(self.games) + len(self.building) >= self.max_games:
+            pool = [g for g in self.games.values() if self.expires_in(g, now) == 0]
             if not pool:
-                raise ApiError(503, f"the server is full: {self.max_games} games are in play and none is finished "
-                                    f"or idle for {self.idle_s / 60:g} minutes; try again later")
-            self.games.pop(min(pool, key=lambda g: g.touched).id).close()
+                wait = min((self.expires_in(g, now) for g in self.games.values()), default=1.0)
+                raise ApiError(503, f"the server is full: {self.max_games} games are in play, none finished or "
+                                    f"left unplayed; a place frees within {math.ceil(wait)} s", retry_after(wait))
+            finished = [g for g in pool if g.game_over]
+            self.games.pop(min(finished or pool, key=lambda g: g.touched).id).close()
 
     def find(self, gid: str, token: str | None) -> tuple[Game, int]:
-        """The game ``gid`` and the seat ``token`` opens in it (``PUBLIC``: the spectator's)."""
+        """The game ``gid`` and the seat ``token`` opens in it (``PUBLIC``: the spectator's).  Asking is no
+        activity: only moves keep a game from giving way."""
         game = self.games.get(gid)
         if game is None:
             raise ApiError(404, f"no game {short(gid, 30)}: it ended, never was, or made room for newer games "
                                 f"(finished and idle games do when the server is full)")
         viewer = game.viewer_of(token)
-        now = self.clock()
-        game.touched = now
         if viewer != PUBLIC:
-            game.seen[viewer] = now
+            game.seen[viewer] = self.clock()
         return game, viewer
 
     def end(self, game: Game) -> None:
@@ -370,5 +539,5 @@ class Games:
         game.close()
 
 
-__all__ = ["HUMAN", "MAX_GAMES", "ApiError", "Game", "Games", "fits", "misfit", "new_game_spec", "shared_agent",
-           "short"]
+__all__ = ["HUMAN", "MAX_GAMES", "WAIT", "ApiError", "Game", "Games", "fits", "misfit", "new_game_spec",
+           "offered_moves", "shared_agent", "short"]

@@ -10,7 +10,9 @@
   is refused with 413 as soon as its declared length, or what has arrived of it, passes the limit, before
   anything parses it.
 
-Each refusal is a 4xx with ``{"error": message}`` naming what was wrong and what is allowed.
+Each refusal is a 4xx with ``{"error": message}`` naming what was wrong and what is allowed.  Every response
+goes out with ``Cache-Control: no-store`` (a state carries a seat's token and hand: no cache may keep it) and
+``X-Content-Type-Options: nosniff``.
 """
 
 from __future__ import annotations
@@ -53,12 +55,14 @@ class Guard:
 
     Args:
         hosts: the names (or addresses) the server is reached by; ``any_ip``: also any IP literal (a server
-            bound to every interface); ``port``: the port served (``None``: any).
+            bound to every interface); ``port``: the port served (``None``: any); ``proxied``: names a reverse
+            proxy passes on, with whatever port the proxy serves (or none).
     """
 
     def __init__(self, app, hosts=LOCAL_NAMES, port: int | None = None, any_ip: bool = False,
-                 max_body: int = MAX_BODY):
-        self.app, self.hosts, self.port, self.any_ip = app, {h.lower() for h in hosts}, port, any_ip
+                 max_body: int = MAX_BODY, proxied=()):
+        self.proxied = {h.lower() for h in proxied}
+        self.app, self.hosts, self.port, self.any_ip = app, {h.lower() for h in hosts} | self.proxied, port, any_ip
         self.max_body = max_body
 
     def refusal(self, method: str, headers: Headers) -> tuple[int, str] | None:
@@ -69,7 +73,7 @@ class Guard:
         allowed = ", ".join(sorted(self.hosts)) + (" or any IP address" if self.any_ip else "")
         if found is None or not (found[0] in self.hosts or (self.any_ip and is_ip(found[0]))):
             return 400, f"Host {short(host)} is not an address of this server; it answers to {allowed}"
-        if self.port is not None and found[1] != self.port:
+        if self.port is not None and found[1] != self.port and found[0] not in self.proxied:
             return 400, f"Host {short(host)} names another port; this server answers on port {self.port}"
         origin = headers.get("origin")
         if method not in SAFE_METHODS and origin is not None and origin.lower() not in (
@@ -88,6 +92,7 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        send = _no_store(send)
         headers = Headers(scope=scope)
         refused = self.refusal(scope["method"], headers)
         body = b""
@@ -122,6 +127,18 @@ class Guard:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+def _no_store(send):
+    """``send`` adding ``Cache-Control: no-store`` and ``X-Content-Type-Options: nosniff`` to a response."""
+    async def sending(message):
+        if message["type"] == "http.response.start":
+            names = {k.lower() for k, _ in message.get("headers", [])}
+            extra = [(k, v) for k, v in ((b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff"))
+                     if k not in names]
+            message = {**message, "headers": [*message.get("headers", []), *extra]}
+        await send(message)
+    return sending
 
 
 __all__ = ["LOCAL_NAMES", "MAX_BODY", "Guard", "split_host"]

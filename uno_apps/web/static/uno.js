@@ -110,8 +110,8 @@ async function api(method, path, body, token) {
   const headers = {"Content-Type": "application/json"};
   if (token) headers.Authorization = "Bearer " + token;
   const r = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
-  const j = await r.json().catch(() => ({error: r.statusText}));
-  if (!r.ok) throw new Error(j.error || r.statusText);
+  const j = await r.json().catch(() => ({error: `the server answered ${r.status} ${r.statusText}`}));
+  if (!r.ok) throw Object.assign(new Error(j.error || r.statusText), {status: r.status});
   return j;
 }
 
@@ -140,6 +140,15 @@ function lobby() {
       return `<label>seat ${p} <select class="opp" data-seat="${p}">` + [o.human, ...fit].map((a) =>
         `<option value="${esc(a)}"${a === pick ? " selected" : ""}>${a === o.human ? "a person (join link)" : esc(a)}</option>`).join("") + `</select></label>`;
     }).join(" ");
+    document.querySelectorAll("select.opp").forEach((s) => { s.onchange = seedRule; });
+    seedRule();
+  }
+  function seedRule() {  // a seed only at a table of you and agents: whoever knows it can compute every hand
+    const people = [...document.querySelectorAll("select.opp")].some((s) => s.value === o.human);
+    $("#seed").disabled = people;
+    if (people) $("#seed").value = "";
+    $("#seed").title = people ? "no seed at a table with other people: it is dealt from fresh entropy, so nobody can compute another's hand"
+      : "a chosen seed deals the same game again, and reveals the deal to whoever knows it";
   }
   api("GET", "/api/options").then((opts) => {
     o = opts;
@@ -150,7 +159,8 @@ function lobby() {
   $("#new").onclick = () => {
     const opponents = [...document.querySelectorAll("select.opp")].map((s) => s.value);
     const body = {rules: $("#rules").value, players: opponents.length + 1, opponents, seat: +$("#seat").value};
-    if ($("#seed").value !== "") body.seed = +$("#seed").value;
+    if ($("#seed").value !== "" && !$("#seed").disabled) body.seed = +$("#seed").value;
+    if ($("#name").value.trim()) body.name = $("#name").value.trim();
     api("POST", "/api/games", body).then((s) => {
       history.replaceState(null, "", `#game=${s.id}&token=${s.token}`);  // a reload comes back to this seat
       playGame(s.id, s.token, s);
@@ -162,23 +172,40 @@ function lobby() {
 function playGame(gid, token, first) {
   $("#lobby").hidden = true;
   $("#gameid").innerHTML = `<a href="/">new table</a>`;
-  let state = null, faces = null, busy = false, timer = null;
+  let state = null, faces = null, busy = false, timer = null, waiting = null;
   const call = (method, path, body) => api(method, path, body, token);
-  const send = (path, body) => {
+  const send = (path, body, retry) => {
     if (busy) return;
     busy = true;
-    call("POST", path, body).then(render).catch(showError).finally(() => { busy = false; });
+    call("POST", path, body).then((s) => { waiting = null; render(s); }).catch((e) => {
+      if (e.status === 409 && /^wait:/.test(e.message)) {  // another seat decides first: sent again each second
+        waiting = {path, body};
+        $("#status").innerHTML = `<span class="wait">waiting: the table is not ready for your move; it goes as soon as it is</span>`;
+      } else {
+        waiting = null;
+        if (!(retry && e.status === 409)) showError(e);  // (a waiting move the table moved past: just redraw)
+      }
+    }).finally(() => { busy = false; });
   };
   const act = (action) => send(`/api/games/${gid}/actions`, {action, turn: state.turn});
 
   function drawPeople(people) {
     const v = state.view;
-    $("#people").innerHTML = "<b>at the table</b>" + people.map((p) => {
+    const typing = document.activeElement && document.activeElement.id === "myname";
+    if (typing) return;  // not while the person types their name
+    $("#people").innerHTML = "<b>at the table</b>" + (state.seat !== null ?
+      `<div><label>your name <input id="myname" maxlength="24" value="${esc(people[state.seat].name)}"></label> <button id="rename">set</button></div>` : "") +
+      people.map((p) => {
       const what = p.human ? (p.seat === state.seat ? "you" : p.connected ? "connected" : p.joined ? "away" : "not joined yet")
         : `bot: ${esc(p.agent)}`;
       return `<div class="person${p.seat === v.actor ? " actor" : ""}" data-seat="${p.seat}" data-connected="${p.connected}">` +
         `${esc(p.name)} · ${what}${p.seat === v.actor ? " · <b>to act</b>" : ""}</div>`;
     }).join("");
+    if ($("#rename")) {
+      const rename = () => call("POST", `/api/games/${gid}/name`, {name: $("#myname").value}).then(render).catch(showError);
+      $("#rename").onclick = rename;
+      $("#myname").onkeydown = (e) => { if (e.key === "Enter") { e.target.blur(); rename(); } };
+    }
   }
 
   function drawMoves() {
@@ -213,7 +240,9 @@ function playGame(gid, token, first) {
     const playable = (seat, f) => seat === s.seat && s.moves.some((m) => m.face === f);
     drawTable($("#table"), v, faces, {playable});
     let status = s.seat === null ? "watching · " + statusText(v) : statusText(v);
-    $("#status").innerHTML = esc(status) + (s.seed_note ? `<div class="note">${esc(s.seed_note)}</div>` : "");
+    const hint = s.moves.some((m) => m.face !== null) ? `<div class="hint">the cards you can play are raised and outlined: click one</div>` : "";
+    $("#status").innerHTML = esc(status) + hint + `<div class="goal">${esc(s.goal)}</div>` +
+      (s.seed_note ? `<div class="note">${esc(s.seed_note)}</div>` : "");
     drawMoves();
     drawPeople(s.people);
     if (s.links) {
@@ -237,6 +266,7 @@ function playGame(gid, token, first) {
 
   const poll = () => {
     if (busy || !state) return;
+    if (waiting) { send(waiting.path, waiting.body, true); return; }
     call("GET", `/api/games/${gid}?since=${state.turn}`).then((s) => { if (!busy) render(s); })
       .catch((e) => { showError(e); if (/no game|token/.test(e.message)) clearInterval(timer); });
   };
