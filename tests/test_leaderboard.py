@@ -61,10 +61,10 @@ def quick(tmp_path_factory):
     br = tmp / "br.jsonl"
     br.write_text(json.dumps({"agent": "greedy", "rules": "standard_en", "players": 2, "budget_steps": 1000,
                               "warm_start": None, "win_rate": 0.6, "ci95": [0.55, 0.65], "rounds": 100,
-                              "seed": seeds.BEST_RESPONSE_CHECK.start}) + "\n")
+                              "seed": seeds.BEST_RESPONSE_CHECK.start, "calibrated": True}) + "\n")
     out = tmp / "lb.json"
     argv = ["--quick", "--rounds", str(ROUNDS), "--presets", ",".join(PRESETS), "--sizes", "2,4", "--out", str(out),
-            "--work-dir", str(tmp / "work"), "--best-responses", str(br)]
+            "--work-dir", str(tmp / "work"), "--best-responses", str(br), "--no-robustness"]
     assert leaderboard.main(argv) == 0
     return tmp, out, json.loads(out.read_text()), argv
 
@@ -169,7 +169,8 @@ def test_the_committed_leaderboard_follows_the_protocol():
 def test_a_best_response_trains_resumes_and_reports_a_win_rate_on_held_out_seeds(tmp_path, capsys):
     from training import best_response
     out = tmp_path / "br.jsonl"
-    common = ["random", "--rules", "standard_en", "--players", "2", "--n-envs", "64", "--n-steps", "8",
+    common = ["random", "--rules", "standard_en", "--players", "2", "--start-from", "scratch", "--no-colours",
+              "--n-envs", "64", "--n-steps", "8",
               "--batch-size", "256", "--rounds", "120", "--runs-dir", str(tmp_path / "runs"), "--out", str(out),
               "--no-progress", "--checkpoint-every", "512"]
     assert best_response.main([*common, "--total-steps", "512"]) == 0
@@ -186,6 +187,9 @@ def test_a_best_response_trains_resumes_and_reports_a_win_rate_on_held_out_seeds
         assert x["training_seed"] in seeds.BEST_RESPONSE_TRAINING
     sessions = json.loads((tmp_path / "runs" / "br-random-standard_en-2p" / "sessions.json").read_text())
     assert len(sessions["sessions"]) == 2
+    assert not any(x["calibrated"] for x in lines)  # not the calibrated setting: not in the column
+    assert leaderboard.best_response_for(lines, "random", "standard_en", 2, lines[0]["agent_fingerprint"]) is None
+    lines = [{**x, "calibrated": True} for x in lines]
     shown = leaderboard.best_response_for(lines, "random", "standard_en", 2, lines[0]["agent_fingerprint"])
     assert shown == max(lines, key=lambda x: x["ci95"][0])  # the strongest evidence
     for x in lines:  # the learner's last training rounds, to tell a learner that stalls
@@ -197,7 +201,8 @@ def test_a_best_response_trains_resumes_and_reports_a_win_rate_on_held_out_seeds
 def test_a_best_response_warm_starts_from_a_bot_by_cloning_it(tmp_path, capsys):
     from training import best_response
     out = tmp_path / "br.jsonl"
-    assert best_response.main(["greedy", "--warm-start", "--n-envs", "64", "--n-steps", "8", "--batch-size", "256",
+    assert best_response.main(["greedy", "--warm-start", "--no-colours", "--n-envs", "64", "--n-steps", "8",
+                               "--batch-size", "256",
                                "--distill-decisions", "640", "--total-steps", "512", "--rounds", "64",
                                "--runs-dir", str(tmp_path), "--out", str(out), "--no-progress"]) == 0
     line = json.loads(out.read_text())
@@ -207,7 +212,7 @@ def test_a_best_response_warm_starts_from_a_bot_by_cloning_it(tmp_path, capsys):
     assert best_response.warm_kind("ppo-standard_en-2p") == "init_agent"
     assert best_response.run_name("greedy", "standard_en", 2, "ppo-standard_en-2p") == \
         "br-greedy-standard_en-2p-from-ppo-standard_en-2p"
-    assert "from `heuristic`" in leaderboard.render({**_page_stub(), "exploitability": [
+    assert "| `greedy` | `standard_en` | 2 | 512 | from `heuristic` |" in leaderboard.render({**_page_stub(), "exploitability": [
         {**line, "start_from": "heuristic", "warm_start": "distill"}]})
     for bad in (["greedy", "--seed", str(seeds.LEADERBOARD.start)],  # not a training seed
                 ["greedy", "--warm-start", "--start-from", "heuristic"],  # one start at a time
@@ -248,3 +253,87 @@ def _page_stub() -> dict:
 def test_a_budget_is_written_in_millions_only_when_whole():
     assert [leaderboard._samples(n) for n in (1_000_000, 2_000_000, 524_288, 262_144)] == \
         ["1M", "2M", "524,288", "262,144"]
+
+
+def test_the_calibrated_setting_is_the_default_and_only_it_counts_as_calibrated():
+    from training import best_response as br
+    c = br.CALIBRATED
+    settings = {k: v for k, v in c.items() if k not in ("start", "colours")}
+    assert br.is_calibrated("preset", "ppo-standard_en-2p", True, True, settings)
+    assert br.is_calibrated("preset", "ppo-flip_jp-2p", False, False, settings)  # UNO Flip: no colour renaming
+    assert not br.is_calibrated("preset", "ppo-standard_en-2p", False, True, settings)
+    assert not br.is_calibrated("preset", None, True, True, settings)  # no shipped agent to start from
+    assert not br.is_calibrated("heuristic", "heuristic", True, True, settings)
+    assert not br.is_calibrated("preset", "ppo-standard_en-2p", True, True, {**settings, "learning_rate": 5e-5})
+    assert not br.is_calibrated("preset", "ppo-standard_en-2p", True, True, {**settings, "total_steps": 524_288})
+    import argparse
+    captured = {}
+
+    def parse(self, argv=None, namespace=None):
+        captured["args"] = real(self, argv, namespace)
+        raise SystemExit(0)
+    real = argparse.ArgumentParser.parse_args
+    argparse.ArgumentParser.parse_args = parse
+    try:
+        with pytest.raises(SystemExit):
+            br.main(["heuristic"])
+    finally:
+        argparse.ArgumentParser.parse_args = real
+    a = captured["args"]
+    assert (a.n_envs, a.n_steps, a.batch_size, a.learning_rate, a.ent_coef, a.total_steps, a.start_from) == \
+        (c["n_envs"], c["n_steps"], c["batch_size"], c["learning_rate"], c["ent_coef"], c["total_steps"], "preset")
+    assert "learning rate 2e-4" in br.__doc__ and c["learning_rate"] == 2e-4 and "1,048,576" in br.__doc__
+
+
+def test_the_robustness_table_plays_every_entrant_against_every_flawed_player_and_marks_holes(tmp_path):
+    from agents import flawed
+    rob = leaderboard.play_robustness("standard_en", 2, ["random", "heuristic"], 40, 40, seeds.LEADERBOARD.start,
+                                      tmp_path, log=lambda s: None)
+    assert rob["flawed"] == flawed.gauntlet("standard_en") and rob["reference"] == "heuristic"
+    assert set(rob["held_out"]) == {n for n in rob["flawed"] if flawed.flaw_of(n).held_out}
+    for n in ("random", "heuristic"):
+        assert list(rob["results"][n]) == rob["flawed"]
+        for r in rob["results"][n].values():
+            assert r["rounds"] == 40 and inside(r["win_rate"], r["ci95"])
+    short = leaderboard.shortfalls(rob, "random")
+    assert "heuristic-no-uno" in short and short["heuristic-no-uno"] > 0.5  # random cannot exploit anything
+    assert leaderboard.shortfalls(rob, "heuristic") == {}
+    table = {"rules": "standard_en", "players": 2, "ranking": ["heuristic", "random"], "robustness": rob}
+    text = "\n".join(leaderboard.robustness_lines(table))
+    assert "| `heuristic` (reference) |" in text and "`keeps-drawn`*" in text
+    assert text.count("**") >= 2 * len(short)  # every hole of random in bold
+    again = leaderboard.play_robustness("standard_en", 2, ["random", "heuristic"], 40, 40, seeds.LEADERBOARD.start,
+                                        tmp_path, resume=True, log=lambda s: None)
+    assert again["results"] == rob["results"]
+
+
+def test_the_calibration_says_how_much_of_each_known_gap_a_best_response_recovered():
+    rob = {"flawed": ["heuristic-no-uno"], "held_out": [], "reference": "heuristic",
+           "results": {"heuristic": {"heuristic-no-uno": {"win_rate": 0.9}},
+                       "ppo-standard_en-2p": {"heuristic-no-uno": {"win_rate": 0.7}}}}
+    data = {**_page_stub(), "tables": [{"rules": "standard_en", "players": 2, "robustness": rob}],
+            "calibration": [{"agent": "heuristic-no-uno", "rules": "standard_en", "players": 2,
+                             "start_from": "ppo-standard_en-2p", "win_rate": 0.88, "ci95": [0.875, 0.885],
+                             "budget_steps": 1048576, "hyperparameters": {"learning_rate": 2e-4}}]}
+    [row] = leaderboard.calibration(data)
+    assert row["gap"] == pytest.approx(0.2) and row["recovered"] == pytest.approx(0.9)
+    assert "**90%**" in "\n".join(leaderboard.calibration_lines(data))
+
+
+def test_the_page_gives_each_agent_claim_one_figure_the_targets_table_quotes():
+    from benchmarks import targets
+    from training import claims
+    data = leaderboard.load()
+    if data is None:
+        pytest.skip("no results/leaderboard/leaderboard.json yet")
+    page = leaderboard.render(data)
+    c2, c4 = claims.agent_claim("standard_en", 2), claims.agent_claim("standard_en", 4)
+    readme = (ROOT / "README.md").read_text()
+    training_md = (ROOT / "docs" / "training.md").read_text()
+    for c, players in ((c2, 2), (c4, 4)):
+        figure = f"{100 * c['rate']:.1f}%"
+        assert f"**{figure}**" in page  # the leaderboard page's figures section
+        assert f"{figure} ({100 * c['lo']:.1f}% to {100 * c['hi']:.1f}%)" in readme  # the targets table
+        assert f"**{figure}**" in training_md
+    assert targets.evaluation("ppo4p_vs_3heuristic")["rate"] == c4["rate"]
+    assert c4["games"] == sum(s["rounds"] for s in c4["sources"])

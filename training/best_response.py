@@ -82,6 +82,14 @@ def run_name(agent: str, rules: str, players: int, start: str | None, colours: b
     return f"br-{_slug(agent)}-{rules}-{players}p{tail}{'-colours' if colours else ''}"
 
 
+def is_calibrated(start_given: str | None, start: str | None, colours: bool, one_sided: bool,
+                  settings: dict) -> bool:
+    """Whether a run uses ``CALIBRATED``: it starts from the preset's agent (``--start-from preset``, the default,
+    with such an agent shipped), on renamed colours where the deck allows, with every other setting the same."""
+    return (start_given == "preset" and start is not None and colours == (CALIBRATED["colours"] and one_sided)
+            and settings == {k: v for k, v in CALIBRATED.items() if k not in ("start", "colours")})
+
+
 def warm_kind(agent: str) -> str:
     """How ``--warm-start`` starts from ``agent``: ``init_agent`` (an exported agent's weights) or ``distill``
     (a clone of its play: a scripted bot, an ensemble, a colour average of something not exported)."""
@@ -168,12 +176,10 @@ def main(argv: list[str] | None = None) -> int:
         args.colours = one_sided
     if start is not None and agents.locate(start)[0] == "unknown":
         parser.error(f"--start-from: unknown agent {start!r}")
-    calibrated = (given_start == "preset" and not args.warm_start and start is not None
-                  and args.colours == (CALIBRATED["colours"] and one_sided)
-                  and {"n_envs": args.n_envs, "n_steps": args.n_steps,
-                       "batch_size": args.batch_size, "learning_rate": args.learning_rate, "ent_coef": args.ent_coef,
-                       "gamma": args.gamma, "total_steps": args.total_steps}
-                  == {k: v for k, v in CALIBRATED.items() if k not in ("start", "colours")})
+    calibrated = is_calibrated(given_start, start, args.colours, one_sided,
+                               {"n_envs": args.n_envs, "n_steps": args.n_steps, "batch_size": args.batch_size,
+                                "learning_rate": args.learning_rate, "ent_coef": args.ent_coef, "gamma": args.gamma,
+                                "total_steps": args.total_steps}) and not args.warm_start
     warm = warm_kind(start) if start is not None else None
     name = run_name(args.agent, args.rules, args.players, start, args.colours)
     run = Path(args.runs_dir) / name

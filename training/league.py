@@ -155,11 +155,12 @@ class LeaguePPO(ppo_lean.LeanPPO):
         from agents import flawed
         from training.evaluate import play_match
 
+        options = {k: v for k, v in self.cfg.env_options().items() if k != "observation"}
         out = {}
         for n in self.pool:
             if flawed.flaw_of(n) is not None:
                 res = play_match(["heuristic", n], self.cfg.rules, self.cfg.players, self.cfg.reference_rounds,
-                                 seed=self.cfg.seed + 5_000_000, ratings=False, **self.cfg.env_options())
+                                 seed=self.cfg.seed + 5_000_000, ratings=False, **options)
                 out[n] = float(res.entries[0].win_rate)
         return out
 
