@@ -17,9 +17,34 @@ def test_the_readme_is_short():
     assert len(LINES) <= 250, f"README.md has {len(LINES)} lines; details belong in docs/"
 
 
-@pytest.mark.parametrize("code", PY_BLOCKS, ids=[f"block{i}" for i in range(len(PY_BLOCKS))])
-def test_python_examples_run_as_written(code, capsys):
+PLACE = [c for c in PY_BLOCKS if "place(" in c]  # the block that ranks a strategy of your own (its own test)
+
+
+@pytest.mark.parametrize("code", [c for c in PY_BLOCKS if c not in PLACE],
+                         ids=[f"block{i}" for i, c in enumerate(PY_BLOCKS) if c not in PLACE])
+def test_python_examples_run_as_written(code, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # what a block writes goes to a scratch folder, not the clone
     exec(compile(code, "README.md", "exec"), {"__name__": "readme_example"})
+
+
+def test_the_own_strategy_block_ranks_its_class_on_the_standard_en_2_player_table(capsys, tmp_path, monkeypatch):
+    """The README's strategy of your own, as written: a batched act, placed by the quick protocol beside the bots
+    and the shipped agent (its matches under runs/leaderboard-quick of the working folder, here a scratch one)."""
+    pytest.importorskip("torch", reason="the train extra is not installed: the table holds a trained agent")
+    monkeypatch.chdir(tmp_path)
+    (code,) = PLACE
+    scope = {"__name__": "readme_example"}
+    exec(compile(code, "README.md", "exec"), scope)
+    t, out = scope["t"], capsys.readouterr().out
+    classes = [v for v in scope.values() if isinstance(v, type) and callable(getattr(v, "act", None))]
+    assert len(classes) == 1 and "quick=True" in code  # one strategy class, ranked by the quick protocol
+    name = classes[0].__name__
+    assert (t["rules"], t["players"]) == ("standard_en", 2) and name in t["ranking"]
+    assert {"random", "greedy", "heuristic", "ppo-standard_en-2p"} <= set(t["ranking"])
+    from training.leaderboard import QUICK_ROUNDS
+    assert {m["rounds"] + m["void_rounds"] for m in t["matches"]} == {QUICK_ROUNDS}  # each match, every round
+    assert any(line.startswith("| ") and f"`{name}`" in line for line in out.splitlines())  # its row, printed
+    assert (tmp_path / "runs" / "leaderboard-quick").is_dir()
 
 
 def test_the_quick_start_is_an_aec_loop_with_masks_on_the_first_screen():
