@@ -567,6 +567,7 @@ def render(data: dict) -> str:
     lines += claims_lines(data)
     if any(t.get("robustness") for t in data["tables"]):
         lines += gauntlet_lines()
+    lines += add_yours_lines()
     lines += ["## Reproduce { #reproduce }", "", "```bash",
               "python -m training.leaderboard            # the protocol above (hours on two cores)",
               "python -m training.leaderboard --resume   # after an interruption: keeps the matches played",
@@ -735,6 +736,47 @@ def gauntlet_lines() -> list[str]:
         lines.append(f"| `{f.player}` | {f.doc} | {', '.join(f'`{r}`' for r in where)} | "
                      f"{'held out' if f.held_out else ''} |")
     return lines + [""]
+
+
+def add_yours_lines() -> list[str]:
+    """How to place a strategy of one's own on these tables."""
+    return ["## Add yours { #add-yours }", "",
+            "A strategy is any object with a batched `act(observations, action_masks, rng=None)`: a 2-D array of "
+            "the observations of the seats to move (the game's layout, v3), their boolean masks of legal actions, "
+            "and a numpy generator; it returns one action id per row. A one-game function "
+            "`fn(observation, mask) -> action` works too (`agents.base.OneGame` wraps it, one call a decision). "
+            "`training.leaderboard.place` plays it on a table beside the bots and agents, on the same deals, seats "
+            "and rounds, rates it with them and plays it against the flawed players:", "",
+            "```python",
+            "import numpy as np",
+            "from agents import ObsView",
+            "from training.leaderboard import place, table_lines",
+            "from uno_env import VecGame",
+            "",
+            "class MostPoints:",
+            "    \"\"\"Catch and declare UNO first, else play the card with the most points, else the first legal move.\"\"\"",
+            "    name = \"most-points\"",
+            "",
+            "    def __init__(self, rules=\"standard_en\", players=2):",
+            "        v = ObsView(VecGame(rules, players))  # the rules' tables: which action plays which card",
+            "        self.value = np.where(v.action_is_play, 1 + v.face_points[v.action_face0], 0.0)",
+            "        self.value[v.catch_ids] = self.value[v.UNO] = 100.0",
+            "",
+            "    def act(self, observations, action_masks, rng=None):",
+            "        return np.argmax(np.where(action_masks, self.value, -1.0), axis=1)",
+            "",
+            "table = place([MostPoints()], \"standard_en\", 2, quick=True)   # quick: 200 rounds a match, seconds",
+            "print(\"\\n\".join(table_lines(table)))",
+            "```", "",
+            "From the command line, a class or function in a file, an importable module, or a run folder (finished, "
+            "or still training: its latest checkpoint) joins with `--extra`; without `--quick` it plays the full "
+            "protocol (20,000 rounds a match, the matches of the table's own entrants kept in `runs/leaderboard` "
+            "once played):", "",
+            "```bash",
+            "python -m training.leaderboard --extra mine.py:MostPoints --presets standard_en --sizes 2 --quick",
+            "python -m training.leaderboard --extra runs/my-run --presets standard_en --sizes 2",
+            "python -m training.best_response mine.py:MostPoints --rules standard_en   # how exploitable it is",
+            "```", ""]
 
 
 def load(path: Path = JSON_PATH) -> dict | None:
