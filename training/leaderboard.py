@@ -754,7 +754,7 @@ def add_yours_lines() -> list[str]:
             "from uno_env import VecGame",
             "",
             "class MostPoints:",
-            "    \"\"\"Catch and declare UNO first, else play the card with the most points, else the first legal move.\"\"\"",
+            "    \"\"\"Catch and declare UNO first, else play the highest-scoring card, else the first legal.\"\"\"",
             "    name = \"most-points\"",
             "",
             "    def __init__(self, rules=\"standard_en\", players=2):",
