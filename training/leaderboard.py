@@ -565,8 +565,7 @@ def render(data: dict) -> str:
         if shown:
             lines += [f"({len(shown)} of them for agents or tables not on this leaderboard.)", ""]
     lines += claims_lines(data)
-    if any(t.get("robustness") for t in data["tables"]):
-        lines += gauntlet_lines()
+    lines += gauntlet_lines()
     lines += add_yours_lines()
     lines += ["## Reproduce { #reproduce }", "", "```bash",
               "python -m training.leaderboard            # the protocol above (hours on two cores)",
@@ -671,8 +670,6 @@ def calibration(data: dict) -> list[dict]:
 
 def calibration_lines(data: dict) -> list[str]:
     rows = calibration(data)
-    if not rows:
-        return []
     lines = ["## How the best response was calibrated { #calibration }", "",
              "A best response is only as good as its learner, so it was first run where the answer is known: "
              "against flawed players the preset's agent does not fully exploit (a gap of more than a point in the "
@@ -681,6 +678,10 @@ def calibration_lines(data: dict) -> list[str]:
              "of every known gap at its budget is the one the column above uses.", "",
              "| rules | flawed player | started from | learning rate | budget (samples) | agent's own rate | "
              "reference | best response | gap recovered |", "|---|---|---|---|---|---|---|---|---|"]
+    if not rows:
+        return lines[:3] + ["No calibration run is in this JSON yet (`results/leaderboard/calibration.jsonl`, read by "
+                            "`python -m training.leaderboard --exploitability-only`, with the robustness tables that "
+                            "give each gap).", ""]
     for r in rows:
         rec = "-" if r["recovered"] is None else f"**{100 * r['recovered']:.0f}%**"
         lines.append(f"| `{r['rules']}` | `{r['agent']}` | `{r.get('start_from')}` | "
