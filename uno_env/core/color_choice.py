@@ -29,7 +29,7 @@ def revealed_wild_chooser(e: RuleTables, player: Seat, nxt: Seat, flipped: bool)
     return player if by_player else nxt
 
 
-def act_choose(e, st: State, R, a) -> None:
+def act_choose(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     if st.memory is not None:  # memory hook: a colour declared
         memory.chose(e, st, R, st.actor[R].astype(np.intp), a)
     st.color[R] = e.A_COLOR[a]

@@ -16,19 +16,20 @@ import numpy as np
 from . import matching, memory, penalty, piles, scoring, uno_call
 from .rows import flat, goto, next_seat
 from .state import DRAWN, PENDING, TURN, State
+from .tables import RuleTables
 
 
-def act_draw(e, st: State, R, a) -> None:
+def act_draw(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     """``draw``: one card in turn, or the pending penalty."""
     pend = st.phase[R] == PENDING
     if np.count_nonzero(pend):
-        penalty.draw_penalty(e, st, R[pend], a[pend])
+        penalty.draw_penalty(e, st, R[pend], a[pend], queue)
         R, a = R[~pend], a[~pend]
         if R.size == 0:
             return
     actor = st.actor[R].astype(np.intp)
     piles.draw_cards(e, st, R, actor, np.ones(len(R), np.int64), np.zeros(len(R), bool), 0,
-                     lambda got, kind: after_draw(e, st, R, actor, got, kind))
+                     lambda got, kind: after_draw(e, st, R, actor, got, kind), queue)
 
 
 def after_draw(e, st: State, R, actor, got, kind) -> None:
@@ -58,7 +59,7 @@ def after_draw(e, st: State, R, actor, got, kind) -> None:
         scoring.end_blocked_round(e, st, blocked)
 
 
-def act_keep(e, st: State, R, a) -> None:
+def act_keep(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     """``keep``: the playable drawn card stays in the hand and the turn passes."""
     st.drawn[R] = -1
     goto(st, R, next_seat(e, st, R, st.actor[R], 1), TURN)

@@ -61,7 +61,9 @@ import numpy as np
 from . import chance, matching, memory
 from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SKIP, SWAP_IN_TURN, symbol_name
 from .config import PRESETS, RuleConfig, make_rules
-from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, NOT_ASKED, OVER, PENDING, PHASE_NAMES, TURN
+from .rules import Engine
+from .settling import DEFAULT_SETTLING, Settling
+from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, NOT_ASKED, OVER, PENDING, PHASE_NAMES, TURN, State
 
 SETUP_KEYS = {"rules", "options", "players", "seed", "hands", "discard", "color", "draw_pile",
               "unlisted", "to_move", "direction", "dealer", "side", "scores", "deal"}
@@ -149,8 +151,9 @@ def color_text(c: int) -> str | None:
     return COLOR_LETTERS[c]
 
 
-def load_position(engine, st, row: int, setup: dict) -> None:
-    """Write the position ``setup`` into row ``row`` of ``st``, then take any forced move."""
+def load_position(engine: Engine, st: State, row: int, setup: dict, how: Settling = DEFAULT_SETTLING) -> None:
+    """Write the position ``setup`` into row ``row`` of ``st``, then take any forced move (as ``how``
+    says)."""
     rules, P = config_of(setup)
     if rules.options() != engine.config.options() or P != engine.P:
         same_preset = rules.name == engine.config.name
@@ -184,7 +187,7 @@ def load_position(engine, st, row: int, setup: dict) -> None:
         if not isinstance(hands, list) or len(hands) != P:
             _fail(f"'hands' must list one string per seat ({P} seats), got "
                   f"{len(hands) if isinstance(hands, list) else type(hands).__name__} entries")
-        hands = [deck.parse_cards(h) for h in hands]
+        hands = [deck.parse_cards(text) for text in setup["hands"]]
         discard = deck.parse_cards(setup["discard"])
         if not discard:
             _fail("'discard' must hold at least the top card")
@@ -241,7 +244,7 @@ def load_position(engine, st, row: int, setup: dict) -> None:
         if not deal:
             _load_memory(engine, st, row, setup, side)
     if deal:
-        engine.deal_from_pile(st, np.array([row]))
+        engine.deal_from_pile(st, np.array([row]), how=how)
         if "rng_counter" in setup:
             st.counter[row] = _int(setup, "rng_counter", 0)
         return
@@ -252,7 +255,7 @@ def load_position(engine, st, row: int, setup: dict) -> None:
     if st.phase[row] == OVER:
         engine.refresh(st, R)
     else:
-        engine.settle(st, R)
+        engine.settle(st, R, how)
     _check_read_only(engine, st, row, setup)
 
 

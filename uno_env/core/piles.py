@@ -6,7 +6,7 @@ Every card that enters a hand goes through ``add_to_hands`` (the deal sets whole
 the verbs, from the rules' view down:
 
 * ``draw_cards``: seats draw ``n`` cards or until a colour, then ``extra``, then what follows in those
-  games; inside ``Engine.apply`` the draw waits in ``e.draw_queue`` and ``draw_queued`` makes every
+  games; inside ``Engine.apply`` the draw waits in the apply's queue and ``draw_queued`` makes every
   handler's draws in one pass;
 * ``draw_from_pile``: seats draw a number of cards, reshuffling when the pile runs out;
 * ``draw_top``: seats take the top cards of the pile (there are enough);
@@ -22,18 +22,19 @@ import numpy as np
 from . import chance, memory
 from .rows import flat
 from .state import State
+from .tables import RuleTables
 
 
-def draw_cards(e, st: State, R, seats, n, until, extra, then=None) -> None:
+def draw_cards(e: RuleTables, st: State, R, seats, n, until, extra, then=None, queue: list | None = None) -> None:
     """Seats draw ``n`` cards, or (``until``) until a card of the active colour, then ``extra``;
     then ``then(got, last)``: what follows the draw in those games (``draw_from_pile``'s result for
     the ``n`` cards).
 
-    Inside ``Engine.apply`` the draw waits, and the handlers' draws are made in one pass after them
-    (``draw_queued``): each game takes one action, so their rows are distinct games, and each game
-    still draws, and runs ``then``, in the order of its own moves."""
-    if e.draw_queue is not None:
-        e.draw_queue.append((R, seats, n, until, np.full(len(R), extra, np.int64), then))
+    Inside ``Engine.apply`` the draw waits in ``queue`` (the apply's own list), and the handlers' draws
+    are made in one pass after them (``draw_queued``): each game takes one action, so their rows are
+    distinct games, and each game still draws, and runs ``then``, in the order of its own moves."""
+    if queue is not None:
+        queue.append((R, seats, n, until, np.full(len(R), extra, np.int64), then))
         return
     got, last = _draw_now(e, st, R, seats, n, until, extra)
     if then is not None:

@@ -19,10 +19,10 @@ from . import chance, color_choice, deflect, exchange, flip, jump_in, memory, pe
 from .cards import FLIP, REVERSE, SKIP, SKIP_EVERYONE, WILD_DRAW_COLOR
 from .rows import flat
 from .state import CHOOSE_COLOR, DRAWN, JUMP, PENDING, TURN, State
-from .tables import FX_DRAW, FX_FLIP, FX_REVERSE, FX_ROTATE, FX_SKIP, FX_SKIP_EVERYONE, FX_TARGETED
+from .tables import FX_DRAW, FX_FLIP, FX_REVERSE, FX_ROTATE, FX_SKIP, FX_SKIP_EVERYONE, FX_TARGETED, RuleTables
 
 
-def act_play(e, st: State, R, a) -> None:
+def act_play(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     """``play``: legal plays ``a`` in rows ``R`` (a turn's play, a drawn card, a stacked or deflecting
     card, a jump-in)."""
     c, P = e.config, e.P
@@ -74,7 +74,8 @@ def act_play(e, st: State, R, a) -> None:
             def then(*_) -> None:
                 penalty.clear_pending(st, Rd)
                 scoring.end_round(e, st, Rd, ad)
-            piles.draw_cards(e, st, Rd, nseat[ld], st.pending[Rd].astype(np.int64), st.pending_color[Rd], 0, then)
+            piles.draw_cards(e, st, Rd, nseat[ld], st.pending[Rd].astype(np.int64), st.pending_color[Rd], 0, then,
+                             queue)
         live[o[defer]] = True  # the victim answers the challengeable card first
         L = flat(live)
         if L.size == 0:

@@ -26,6 +26,7 @@ import numpy as np
 from . import deflect, drawn, jump_in, legal, matching, penalty, play, scoring
 from .actions import ACCEPT, DRAW, KEEP, PASS, PLAY, UNO
 from .rules import Engine, StepResult
+from .settling import DEFAULT_SETTLING, Listener, Settling
 from .state import DEFLECT, JUMP, OVER, PENDING, TURN, State
 from .tables import NC
 
@@ -156,17 +157,17 @@ class ScalarStepper:
                         and st.hand_n.item(0, st.origin.item(0)) > 0)
         return False
 
-    def _apply(self, st: State, a: int) -> None:
+    def _apply(self, st: State, a: int, listener: Listener | None) -> None:
         """``Engine.apply`` of legal action ``a`` in row 0, scalar where ``_can`` allows."""
         k = self.kind[a]
         phase = st.phase.item(0)
         actor = st.actor.item(0)
         if not self._can(st, k, phase, actor):
-            self.e.apply(st, self.ROW, np.array([a]))
+            self.e.apply(st, self.ROW, np.array([a]), listener)
             return
         e = self.e
-        if e.log is not None:
-            e.log.append((0, actor, a))
+        if listener is not None:
+            listener(((0, actor, a),))
         counted = self.counted[a]
         if counted:
             st.turn_count[0] = st.turn_count.item(0) + counted
@@ -192,21 +193,22 @@ class ScalarStepper:
             scoring.end_blocked_round(e, st, self.ROW, truncated=True)
 
     # ------------------------------------------------------------------ the step
-    def step(self, st: State, a: int) -> bool:
+    def step(self, st: State, a: int, listener: Listener | None = None) -> bool:
         """Apply legal action ``a`` in row 0, then every forced move, and refresh the mask (what
-        ``Engine.step`` does for one game); returns whether the round ended."""
-        self._apply(st, a)
+        ``Engine.step`` does for one game; forced moves one by one, whatever ``Settling.bulk`` says: the
+        same games); ``listener`` hears of each move.  Returns whether the round ended."""
+        self._apply(st, a, listener)
         while st.phase.item(0) != OVER:
             legal.refresh_one(self, st)
             if st.nlegal.item(0) != 1:
                 return False
-            self._apply(st, int(st.mask[0].argmax()))
+            self._apply(st, int(st.mask[0].argmax()), listener)
         return True
 
-    def step_rows(self, st: State, R, actions) -> StepResult:
+    def step_rows(self, st: State, R, actions, how: Settling = DEFAULT_SETTLING) -> StepResult:
         """``Engine.step_rows`` of row 0 (the same checks and result; other rows go to the engine)."""
         if np.shape(R) != (1,) or int(np.asarray(R)[0]) != 0:
-            return self.e.step_rows(st, R, actions)
+            return self.e.step_rows(st, R, actions, how)
         R, actions = self.e.check_rows(st, R, actions)
-        self.step(st, int(actions[0]))
+        self.step(st, int(actions[0]), how.listener)
         return self.e.result(st, np.zeros(1, bool), R)

@@ -34,7 +34,7 @@ face-to-kind tables (``FACE_KINDS`` ...) serve the legal mask (``legal.refresh``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -154,6 +154,27 @@ class RuleTables:
     FACE_PAIRS: np.ndarray | None = None  # two kinds per face, read as one 2-byte word
     MANY_FACES: np.ndarray | None = None  # faces shown by more than two kinds ...
     MANY_REST: np.ndarray | None = None  # ... and their other kinds
+    # the look-up tables of the table's memory hooks (``core.memory.tables``), built when a state keeps a memory
+    memory_tables: Any = field(default=None, init=False, repr=False)
+
+    # ------------------------------------------------------------------ bitmasks
+    def pack(self, flags: np.ndarray) -> np.ndarray:
+        """``(..., K) bool`` -> ``(..., W) uint64`` bitmasks (bit ``k % 64`` of word ``k // 64``)."""
+        return pack_bits(flags, self.W)
+
+    def unpack(self, bits: np.ndarray, pad: bool = False) -> np.ndarray:
+        """``(n, W) uint64`` -> ``(n, K) bool`` (``(n, K + 1)`` with a False column K if ``pad``)."""
+        u = np.unpackbits(np.ascontiguousarray(bits).view(np.uint8), axis=-1, count=self.K + pad,
+                          bitorder="little")
+        return u.view(bool)
+
+    def resync(self, st: Any, R, seats=None) -> None:
+        """Recompute the held-kind bitmasks of seats of the ``State`` ``st`` (all seats of ``R`` when
+        ``seats`` is None).  (``st`` is not typed here: ``state`` stands above this module.)"""
+        if seats is None:
+            st.held[R] = self.pack(st.hands[R] > 0)
+        else:
+            st.held[R, seats] = self.pack(st.hands[R, seats] > 0)
 
     @staticmethod
     def values(config: RuleConfig, num_players: int) -> dict[str, Any]:

@@ -15,17 +15,19 @@ from . import jump_in, piles
 from .actions import UNO
 from .rows import count_row, flat, rows_with_any, sel
 from .state import NOT_ASKED, TURN, State
+from .tables import RuleTables
 
 
-def act_uno(e, st: State, R, a) -> None:
+def act_uno(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     st.declared[R] = True
 
 
-def act_catch(e, st: State, R, a) -> None:
+def act_catch(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     """``catch @t``: the vulnerable seat ``t`` draws ``uno_penalty`` cards."""
     t = e.A_TARGET[a].astype(np.intp)
     st.vulnerable[R, t] = False
-    piles.draw_cards(e, st, R, t, np.full(len(R), e.config.uno_penalty, np.int64), np.zeros(len(R), bool), 0)
+    piles.draw_cards(e, st, R, t, np.full(len(R), e.config.uno_penalty, np.int64), np.zeros(len(R), bool), 0,
+                     queue=queue)
 
 
 def after_play(e, st: State, R, fs, had_two) -> None:
