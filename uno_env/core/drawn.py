@@ -17,6 +17,7 @@ from . import matching, memory, penalty, piles, scoring, uno_call
 from .rows import flat, goto, next_seat
 from .state import DRAWN, PENDING, TURN, State
 from .tables import RuleTables
+from .twins import ScalarTables
 
 
 def act_draw(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
@@ -32,7 +33,7 @@ def act_draw(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
                      lambda got, kind: after_draw(e, st, R, actor, got, kind), queue)
 
 
-def after_draw(e, st: State, R, actor, got, kind) -> None:
+def after_draw(e: RuleTables, st: State, R, actor, got, kind) -> None:
     """A seat drew one card in its turn (``got``: 0 or 1, ``kind``: the card): it may play it, or the
     turn passes; with nothing left to draw a full cycle of passes blocks the round."""
     st.drew_on[R, actor] = st.color[R]  # public: it drew (or passed) on this colour
@@ -43,7 +44,7 @@ def after_draw(e, st: State, R, actor, got, kind) -> None:
     st.passes[R] = np.where(none, st.passes[R] + 1, 0)
     playable = np.zeros(len(R), bool)
     i = flat(~none)
-    if i.size and e.config.drawn_card_play != "never":
+    if i.size and not e.drawn_never:
         Ri = R[i]
         side = st.side[Ri].astype(np.intp)
         bits = matching.playable_bits(e, st, Ri, actor[i], side, matching.top_face(e, st, Ri))
@@ -65,7 +66,7 @@ def act_keep(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     goto(st, R, next_seat(e, st, R, st.actor[R], 1), TURN)
 
 
-def act_draw_one(s, st: State, actor: int) -> None:
+def act_draw_one(s: ScalarTables, st: State, actor: int) -> None:
     """Scalar twin of ``act_draw`` in turn, with a card left to draw."""
     card = st.draw.item(0, st.draw_n.item(0) - 1)
     piles.draw_top_one(s, st, actor, 1)
@@ -85,7 +86,7 @@ def act_draw_one(s, st: State, actor: int) -> None:
         s.goto(st, (actor + st.direction.item(0)) % s.P, TURN)
 
 
-def act_keep_one(s, st: State, actor: int) -> None:
+def act_keep_one(s: ScalarTables, st: State, actor: int) -> None:
     """Scalar twin of ``act_keep``."""
     st.drawn[0] = -1
     s.goto(st, (actor + st.direction.item(0)) % s.P, TURN)

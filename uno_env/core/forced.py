@@ -39,7 +39,7 @@ def forced_penalties(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray,
     if pend.size == 0:
         return
     victim = st.actor[pend].astype(np.intp)
-    if e.config.stacking != "none":
+    if e.stacks:
         stack = penalty.stack_bits(e, st, pend, victim, st.side[pend].astype(np.intp), tface[pick])
         keep = ~any_bits(stack)
         pend, victim = pend[keep], victim[keep]
@@ -56,12 +56,12 @@ def forced_penalties(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray,
     st.turn_count[pend] += 1
     penalty.draw_penalty(e, st, pend)
     st.declared[pend] = False
-    over = pend[(st.turn_count[pend] >= e.config.max_turns_per_round) & (st.phase[pend] != OVER)]
+    over = pend[(st.turn_count[pend] >= e.max_turns) & (st.phase[pend] != OVER)]
     if over.size:  # E3
         scoring.end_blocked_round(e, st, over, truncated=True)
 
 
-def forced_draw_rows(e, st: State, R: np.ndarray, tface: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def forced_draw_rows(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The kinds each seat asked in ``R`` may play in its turn ((n, W) bits, for ``legal.refresh``) and
     the positions in ``R`` of the seats that can only draw: own turn, nothing playable, nobody to catch."""
     S = sel(R)
@@ -119,7 +119,7 @@ def pass_until_playable(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarr
     hp[:, 0] = False
     k = np.where(hp.any(1), hp.argmax(1), P + 1)  # seats 0..k-1 pass
     passes = st.passes[R] + k
-    room = e.config.max_turns_per_round - st.turn_count[R]
+    room = e.max_turns - st.turn_count[R]
     blocked = passes >= P
     ok = (k < room) & ~blocked
     if np.count_nonzero(ok):
@@ -152,10 +152,10 @@ def draw_chain_window(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray
     """One window of ``draw_chains`` over the current piles (``tface``: the top card's face per row);
     returns which rows of ``R`` (a boolean mask) have a chain that goes on: it reached the end of
     the draw pile or of the look-ahead window (``window`` seats)."""
-    c, P = e.config, e.P
+    P = e.P
     n = R.size
     J = window  # most chains end within a few seats; longer ones take another pass
-    if c.drawn_card_play == "never":  # a seat may draw a card it can play and still pass the turn:
+    if e.drawn_never:  # a seat may draw a card it can play and still pass the turn:
         J = min(J, P)  # a pass must not meet it again, since ``has_play`` is read at the pass's start
     ar = np.arange(n)
     playb = matching.matching_bits(e, st, R, tface)  # (n, W) kinds playable on the (fixed) top card
@@ -174,7 +174,7 @@ def draw_chain_window(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray
     card = st.draw.reshape(-1)[(R * e.N)[:, None] + np.maximum(dn[:, None] - 1 - j, 0)].astype(np.intp)
     hp = has_play.reshape(-1)[(ar * P)[:, None] + seat]  # (n, J): seat j holds a playable card
     hp[:, 0] = False
-    if c.drawn_card_play != "never":  # seat j's card (from the top) is playable
+    if not e.drawn_never:  # seat j's card (from the top) is playable
         word = playb[:, 0, None] if e.W == 1 else playb.reshape(-1)[(ar * e.W)[:, None] + e.KWORD[card]]
         dp = ((word & e.KBIT[card]) != 0) & (j < dn[:, None])
     else:
@@ -183,7 +183,7 @@ def draw_chain_window(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray
     js = stop.argmax(1)
     by_draw = dp[ar, js] & ~hp[ar, js]
     L = js + by_draw  # cards drawn along the chain
-    room = c.max_turns_per_round - st.turn_count[R]
+    room = e.max_turns - st.turn_count[R]
     done = any_row(stop) & (L <= dn) & (L < room)
     # no stop in sight: draw as far as this pass has checked, then go on.  The seat after the last
     # drawer must be one checked too (position J - 1 at most): the next pass assumes it must draw

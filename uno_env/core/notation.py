@@ -64,6 +64,7 @@ from .config import PRESETS, RuleConfig, make_rules
 from .rules import Engine
 from .settling import DEFAULT_SETTLING, Settling
 from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, NOT_ASKED, OVER, PENDING, PHASE_NAMES, TURN, State
+from .tables import RuleTables
 
 SETUP_KEYS = {"rules", "options", "players", "seed", "hands", "discard", "color", "draw_pile",
               "unlisted", "to_move", "direction", "dealer", "side", "scores", "deal"}
@@ -259,7 +260,7 @@ def load_position(engine: Engine, st: State, row: int, setup: dict, how: Settlin
     _check_read_only(engine, st, row, setup)
 
 
-def _check_read_only(engine, st, row: int, setup: dict) -> None:
+def _check_read_only(engine: RuleTables, st, row: int, setup: dict) -> None:
     """``legal`` and ``round_over`` (read-only, as a snapshot gives them) must describe the position built."""
     if "round_over" in setup and setup["round_over"] != bool(st.phase[row] == OVER):
         _fail(f"'round_over' is {setup['round_over']!r}, but the position built is "
@@ -271,7 +272,7 @@ def _check_read_only(engine, st, row: int, setup: dict) -> None:
                   f"{have}")
 
 
-def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
+def _load_decision(engine: RuleTables, st, row: int, setup: dict, side: int) -> None:
     deck, P = engine.deck, engine.P
     top = int(st.discard[row, st.disc_n[row] - 1])
     tface = engine.KF[side, top]
@@ -435,7 +436,7 @@ def _drew_on(setup: dict, P: int, side: int, two_sided: bool) -> np.ndarray:
     return np.array([-1 if c is None else _color(c, "drew_on", side, two_sided, True) for c in v], np.int8)
 
 
-def _bluff(engine, st, row: int, origin: int, side: int) -> bool:
+def _bluff(engine: RuleTables, st, row: int, origin: int, side: int) -> bool:
     """Whether the offender's hand (without the top card) broke the wild draw restriction when it
     played it (``matching.breaks_restriction`` on the card below and the colour before it)."""
     held = st.held[row, origin]
@@ -451,7 +452,7 @@ def _cards(deck, counts) -> str:
     return deck.format_cards(np.repeat(np.arange(len(counts)), counts))
 
 
-def snapshot(engine, st, row: int) -> dict:
+def snapshot(engine: RuleTables, st, row: int) -> dict:
     """The position of game ``row`` (see the module docstring for the keys)."""
     deck, c, P = engine.deck, engine.config, engine.P
     if c.name in PRESETS:
@@ -525,7 +526,7 @@ def _tally_names(t) -> list[tuple[str, str]]:
             + [("kinds", symbol_name(x)) for x in t.symbols] + [("declared", x) for x in letters])
 
 
-def _memory_snapshot(engine, st, row: int) -> dict:
+def _memory_snapshot(engine: RuleTables, st, row: int) -> dict:
     """The memory keys of game ``row`` (docs/notation.md): what the table has seen, so that a position rebuilt
     from them gives every seat the same v3 observation."""
     mem, t, deck, P = st.memory, memory.tables(engine), engine.deck, engine.P
@@ -592,7 +593,7 @@ def _count(v: Any, key: str, hi: int) -> int:
     return v
 
 
-def _load_memory(engine, st, row: int, setup: dict, side: int) -> None:
+def _load_memory(engine: RuleTables, st, row: int, setup: dict, side: int) -> None:
     """Write the memory keys of ``setup`` into row ``row`` of ``st.memory`` (reset: every key defaults to
     nothing seen)."""
     mem, t, deck, P = st.memory, memory.tables(engine), engine.deck, engine.P
@@ -668,7 +669,7 @@ def _load_memory(engine, st, row: int, setup: dict, side: int) -> None:
         mem.shown[row] = np.bincount(np.array(deck.parse_cards(challenge.get("hand", "")), np.int64), minlength=t.K)
 
 
-def top_text(engine, st, row: int) -> str:
+def top_text(engine: RuleTables, st, row: int) -> str:
     return engine.deck.kind_name(int(st.discard[row, st.disc_n[row] - 1]))
 
 

@@ -32,6 +32,7 @@ from .cards import NUM_COLOR_STATES
 from .matching import top_face
 from .memory import LACK_CAP, SEAT_FIELDS, TALLY_CAP
 from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN, State
+from .tables import RuleTables
 
 LACK_DECAY = (0.7 ** np.arange(128)).astype(np.float32)  # weight of a lack after ``n`` cards drawn
 DECAY = (0.85 ** np.minimum(np.arange(64), 63)).astype(np.float32)  # weight of a move ``age`` plays ago
@@ -133,7 +134,8 @@ _DESCRIPTIONS = {name: text for name, _, text in SLOTS + SLOTS_V3}
 VERSIONS = ("v2", "v3")
 
 
-def public_decision(e, st: State, R: np.ndarray, viewers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def public_decision(e: RuleTables, st: State, R: np.ndarray,
+                    viewers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(seat asked, phase, seat whose turn it is)`` in games ``R`` as ``viewers`` may know them (rules §1.10).
 
     The seat asked sees its own decision.  Another seat sees a decision that only a hand it cannot see
@@ -152,7 +154,7 @@ def public_decision(e, st: State, R: np.ndarray, viewers: np.ndarray) -> tuple[n
     return who, shown, turn
 
 
-def public_decision_one(e, st: State, viewer: int) -> tuple[int, int, int]:
+def public_decision_one(e: RuleTables, st: State, viewer: int) -> tuple[int, int, int]:
     """``public_decision`` of game 0 for a seat that is not asked, by item reads (``observe_one``)."""
     who, phase = st.actor.item(0), st.phase.item(0)
     if phase == JUMP:
@@ -202,7 +204,7 @@ class Observer:
     slices in order.  v3 reads the state's ``memory`` (``core.memory``; ``VecGame(observation="v3")``
     turns it on)."""
 
-    def __init__(self, engine, version: str = "v2"):
+    def __init__(self, engine: RuleTables, version: str = "v2"):
         if version not in VERSIONS:
             raise ValueError(f"observation={version!r} is not a layout; layouts are: {', '.join(VERSIONS)}")
         self.version = version

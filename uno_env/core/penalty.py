@@ -17,9 +17,10 @@ from . import jump_in, matching, memory, piles, scoring, uno_call
 from .rows import flat, goto, next_seat
 from .state import DRAWN, TURN, State
 from .tables import RuleTables
+from .twins import ScalarTables
 
 
-def stack_bits(e, st: State, R, actor, side, tface) -> np.ndarray:
+def stack_bits(e: RuleTables, st: State, R, actor, side, tface) -> np.ndarray:
     """(n, W) the draw cards the victim may stack on the pending card (rules §1.7); never on a
     draw-until-colour total, nor on a going-out draw card (E10)."""
     can = ~st.pending_color[R] & (st.hand_n[R, st.origin[R]] > 0)
@@ -43,12 +44,12 @@ def draw_penalty(e: RuleTables, st: State, R, a=None, queue: list | None = None)
         clear_pending(st, R)
         uno_call.close_windows(e, st, R, victim, discard=False)
         after_penalty(e, st, R, victim, out)
-        if e.config.stacking == "none":  # rules §1.7: the victim drew at once; now the card is open
+        if not e.stacks:  # rules §1.7: the victim drew at once; now the card is open
             jump_in.offer_jump_in(e, st, R, exclude_origin=True)  # to jump-ins, counted from the jumper (rules §1.8)
     piles.draw_cards(e, st, R, victim, n, until, 0, then, queue)
 
 
-def after_penalty(e, st: State, R, victim, out) -> None:
+def after_penalty(e: RuleTables, st: State, R, victim, out) -> None:
     """After the victim drew: the round ends if the offender went out (E8); else the victim loses its
     turn (``draw_penalty_skips_turn``) or plays."""
     Rr, v = R, victim
@@ -131,14 +132,14 @@ def wrong_card_penalty(e: RuleTables, st: State, R: np.ndarray) -> None:
         goto(st, Ro, next_seat(e, st, Ro, seat[own], 1), TURN)
 
 
-def stack_bits_one(s, st: State, actor: int) -> int:
+def stack_bits_one(s: ScalarTables, st: State, actor: int) -> int:
     """Scalar twin of ``stack_bits`` (the hard restriction goes to the engine)."""
     if st.pending_color.item(0) or st.hand_n.item(0, st.origin.item(0)) == 0:
         return 0
     return s.stackable[s.top_face(st)] & s.held(st, actor)
 
 
-def draw_penalty_one(s, st: State, victim: int) -> None:
+def draw_penalty_one(s: ScalarTables, st: State, victim: int) -> None:
     """Scalar twin of ``draw_penalty`` for a penalty the pile covers, not ending the round."""
     piles.draw_top_one(s, st, victim, st.pending.item(0))
     st.pending[0] = 0
@@ -147,11 +148,11 @@ def draw_penalty_one(s, st: State, victim: int) -> None:
     st.guilty[0] = False
     uno_call.close_windows_one(s, st, victim, discard=False)
     s.goto(st, (victim + st.direction.item(0)) % s.P if s.penalty_skips else victim, TURN)
-    if not s.stacking:  # rules §1.7: the victim drew at once; now the card is open to jump-ins
+    if not s.stacks:  # rules §1.7: the victim drew at once; now the card is open to jump-ins
         jump_in.offer_jump_in_one(s, st)
 
 
-def judge_guilt(e, st: State, R, actor, side, face) -> None:
+def judge_guilt(e: RuleTables, st: State, R, actor, side, face) -> None:
     """Under challenges, before a card leaves the hand (``play.act_play``, which has just remembered the
     active colour in ``prev_color``): remember the pending total (a retract restores both, E26), and
     whether a restricted wild draw card breaks the restriction now (rules §1.6); the card may then be
@@ -166,7 +167,7 @@ def judge_guilt(e, st: State, R, actor, side, face) -> None:
     st.challengeable[R] = restr
 
 
-def judge_guilt_one(s, st: State, actor: int, face: int) -> None:
+def judge_guilt_one(s: ScalarTables, st: State, actor: int, face: int) -> None:
     """Scalar twin of ``judge_guilt``."""
     restr = s.restricted[face]
     st.prev_pending[0] = st.pending.item(0)

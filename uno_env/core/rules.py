@@ -262,8 +262,8 @@ class Engine(RuleTables):
             piles.draw_queued(self, st, queue)
         st.declared[S] &= self.A_KEEPS_DECLARED[a]
         count = st.turn_count[S]
-        if count.size and count.max() >= self.config.max_turns_per_round:  # E3: blocked, reported truncated
-            over = R[(count >= self.config.max_turns_per_round) & (st.phase[S] != OVER)]
+        if count.size and count.max() >= self.max_turns:  # E3: blocked, reported truncated
+            over = R[(count >= self.max_turns) & (st.phase[S] != OVER)]
             if over.size:
                 scoring.end_blocked_round(self, st, over, truncated=True)
 
