@@ -19,7 +19,8 @@ def _plant(text: str) -> tuple[str, str] | None:
              and node.value.id in ("e", "s", "engine", "self")]
     if not reads:
         return None
-    node = min(reads, key=lambda n: (n.lineno, n.col_offset))
+    # the engine or the stepper first; an object's own field where the module reads neither
+    node = min(reads, key=lambda n: (n.value.id == "self", n.lineno, n.col_offset))
     lines = text.splitlines(keepends=True)
     line = lines[node.lineno - 1].encode()  # ast's offsets count bytes
     at = node.value.end_col_offset + 1  # past "e."

@@ -85,7 +85,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 from .checks import ILLEGAL_ACTIONS, action_ids, check_illegal_action
 from .core.actions import CHALLENGE
 from .core.game import VecGame
-from .core.memory import challenged_hand
+from .core.memory_view import challenged_hand
 from .core.notation import PositionError
 from .core.rules import IllegalActionError
 from .core.state import OVER

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .config import RuleConfig, make_rules
-from .memory import MemoryView
+from .memory_view import MemoryView
 from .notation import load_position, snapshot
 from .observe import Observer
 from .rules import Engine, StepResult, all_rows
