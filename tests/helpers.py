@@ -10,13 +10,18 @@ from pathlib import Path
 
 import numpy as np
 
-from uno_env import VecGame
+from uno_env import PRESETS, VecGame
 from uno_env.core.config import make_rules
 from uno_env.records import GameRecord
 from uno_env.table import Table
 from uno_env.view import seat_view
 
-PRESET_NAMES = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
+PRESET_NAMES = list(PRESETS)  # every preset: a new one is tested with the others
+# (preset, players) for every preset: the standard deck at 2, 3, 4, 7 and 10, UNO Flip at 2, 4 and 10, others at
+# 2, 3, 5 and 10
+PRESET_PLAYERS = [(r, p) for r, c in PRESETS.items()
+                  for p in ((2, 4, 10) if c.deck == "flip112" else (2, 3, 4, 7, 10) if r.startswith("standard")
+                            else (2, 3, 5, 10))]
 # the trained agents that read the v2 layout (shipped before the v3 agents, kept as their warm start)
 V2_AGENTS = {p: str(Path(__file__).resolve().parents[1] / "results" / "v3_agents" / "warm_start"
                     / f"ppo-standard_en-{p}p-v2") for p in (2, 4)}

@@ -14,7 +14,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from uno_env import IllegalActionError, VecGame
+from uno_env import PRESETS, IllegalActionError, VecGame
 from uno_env.core.actions import PLAY
 from uno_env.core.cards import make_deck
 from uno_env.core.config import OPTIONS, RuleConfig, make_rules
@@ -150,7 +150,7 @@ def play_both(rules, players, seed, steps, **options):
     return rounds, len(handed_over) / len(scalar_moves)
 
 
-@pytest.mark.parametrize("rules", ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"])
+@pytest.mark.parametrize("rules", list(PRESETS))
 @pytest.mark.parametrize("players", [2, 3, 4, 7])
 def test_the_scalar_path_plays_every_move_as_the_batched_engine_does(rules, players):
     rounds, handed_over = play_both(rules, players, seed=players, steps=600)
@@ -193,7 +193,7 @@ def step_both(rules, players, seed, steps, autoreset, **options):
 
 
 @pytest.mark.parametrize("autoreset", [True, False])
-@pytest.mark.parametrize("rules", ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"])
+@pytest.mark.parametrize("rules", list(PRESETS))
 def test_a_game_of_one_steps_through_the_scalar_path_as_the_engine_does(rules, autoreset):
     for players in (2, 4, 7):
         assert step_both(rules, players, seed=players, steps=400, autoreset=autoreset) >= 1
