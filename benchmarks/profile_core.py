@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import io
 import pstats
 import sys
@@ -26,7 +27,6 @@ import sys
 import numpy as np
 
 from uno_env import PRESETS, VecGame
-from uno_env.core.settling import Settling
 
 try:
     from benchmarks.bench_core import POLICIES, make_policy, run_steps
@@ -94,13 +94,14 @@ def passes(preset: str, players: int, batch_size: int, policy_name: str, steps: 
         finally:
             ends.append((len(log), time.perf_counter()))
     engine.settle = timed_settle
-    game.settling = Settling(trace=lambda k, rows: log.append((k, rows, time.perf_counter())))
+    plain = game.settling  # the game's Settling, with a trace of each pass
+    game.settling = dataclasses.replace(plain, trace=lambda k, rows: log.append((k, rows, time.perf_counter())))
     t0 = time.perf_counter()
     for _ in range(steps):
         game.step(policy())
     total = time.perf_counter() - t0
     del engine.settle
-    game.settling = Settling()
+    game.settling = plain
     stats: dict[int, list] = {}
     start = 0
     for end, t_end in ends:  # the passes of one settle call are log[start:end]
