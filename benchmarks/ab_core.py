@@ -41,7 +41,7 @@ except ImportError:  # run as a script: benchmarks/ itself is on sys.path
 HERE = Path(__file__).resolve().parent
 
 _CHILD = r"""
-import json, sys
+import inspect, json, sys
 sys.path.insert(0, {bench!r})
 import numpy as np
 from bench_core import make_policy, run_steps
@@ -53,10 +53,15 @@ run_steps(game, policy, 0.5, min_rounds=3 * {batch}, max_seconds=20.0)
 out = run_steps(game, policy, {seconds}, min_rounds=1)  # a window ends after a finished round: rates never 0
 out["uno_env_file"] = uno_env.__file__
 out["observation"] = game.observer.version  # as the tree built it
-game.engine.log = []  # after the timed window: count every action applied, chosen or forced
-for _ in range(50):
-    game.step(policy())
-out["moves_per_decision"] = len(game.engine.log) / (50 * {batch})
+moves = []  # after the timed window: count every action applied, chosen or forced
+if "listener" in inspect.signature(game.step).parameters:
+    for _ in range(50):
+        game.step(policy(), listener=moves.extend)
+else:  # a tree from before the step took a listener: the engine kept one action log then
+    setattr(game.engine, "log", moves)
+    for _ in range(50):
+        game.step(policy())
+out["moves_per_decision"] = len(moves) / (50 * {batch})
 print(json.dumps(out))
 """
 

@@ -9,7 +9,7 @@ so the shares, not the absolute times, are the result.
 
 ``--passes`` times the settling passes instead (no cProfile): ``Engine.settle`` takes the forced moves in
 passes over ever fewer games, and the line gives per pass index its rows, its time and its share of the
-step (the engine's ``pass_log``).
+step (the game's ``Settling.trace``).
 
     python benchmarks/profile_core.py --preset standard_en --batch-size 4096 --policy play_first
     python benchmarks/profile_core.py --preset house_cn --passes
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import io
 import pstats
 import sys
@@ -92,13 +93,15 @@ def passes(preset: str, players: int, batch_size: int, policy_name: str, steps: 
             return settle(*a, **k)
         finally:
             ends.append((len(log), time.perf_counter()))
-    engine.settle, engine.pass_log = timed_settle, log
+    engine.settle = timed_settle
+    plain = game.settling  # the game's Settling, with a trace of each pass
+    game.settling = dataclasses.replace(plain, trace=lambda k, rows: log.append((k, rows, time.perf_counter())))
     t0 = time.perf_counter()
     for _ in range(steps):
         game.step(policy())
     total = time.perf_counter() - t0
     del engine.settle
-    engine.pass_log = None
+    game.settling = plain
     stats: dict[int, list] = {}
     start = 0
     for end, t_end in ends:  # the passes of one settle call are log[start:end]

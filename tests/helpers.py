@@ -10,13 +10,18 @@ from pathlib import Path
 
 import numpy as np
 
-from uno_env import VecGame
+from uno_env import PRESETS, VecGame
 from uno_env.core.config import make_rules
 from uno_env.records import GameRecord
-from uno_env.table import Table, _Tape
+from uno_env.table import Table
 from uno_env.view import seat_view
 
-PRESET_NAMES = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
+PRESET_NAMES = list(PRESETS)  # every preset: a new one is tested with the others
+# (preset, players) for every preset: the standard deck at 2, 3, 4, 7 and 10, UNO Flip at 2, 4 and 10, others at
+# 2, 3, 5 and 10
+PRESET_PLAYERS = [(r, p) for r, c in PRESETS.items()
+                  for p in ((2, 4, 10) if c.deck == "flip112" else (2, 3, 4, 7, 10) if r.startswith("standard")
+                            else (2, 3, 5, 10))]
 # the trained agents that read the v2 layout (shipped before the v3 agents, kept as their warm start)
 V2_AGENTS = {p: str(Path(__file__).resolve().parents[1] / "results" / "v3_agents" / "warm_start"
                     / f"ppo-standard_en-{p}p-v2") for p in (2, 4)}
@@ -121,12 +126,11 @@ def view_json(table, viewer: int, state) -> str:
     return json.dumps({k: v for k, v in view.items() if k not in ("legal", "drawn")}, sort_keys=True)
 
 
-class _Watch(_Tape):
-    """The table's tape, also observing the viewer before each action (v3's memory is not in the copies of
-    the game, so it is read at the moment)."""
+class _Watch:
+    """A second listener of the table's game, observing the viewer before each action (v3's memory is not in
+    the table's copies of the game, so it is read at the moment)."""
 
     def __init__(self, table, viewer: int, observation: str):
-        super().__init__(table.game.state)
         self.table, self.viewer, self.on, self.seen = table, viewer, observation != "v2", []
 
     def look(self) -> tuple[bool, bytes]:
@@ -137,9 +141,10 @@ class _Watch(_Tape):
                               game.observer.observe_one(game.state, self.viewer)])
         return int(game.state.actor[0]) == self.viewer, zlib.compress(obs.tobytes())
 
-    def append(self, entry) -> None:
-        self.seen.append(self.look())
-        super().append(entry)
+    def __call__(self, moves) -> None:
+        """A listener of the table's game: what the viewer sees before each move."""
+        for _ in moves:
+            self.seen.append(self.look())
 
 
 def play_twin(setup: dict, viewer: int, seed: int, observation: str = "v2", guide: Twin | None = None,
@@ -148,7 +153,7 @@ def play_twin(setup: dict, viewer: int, seed: int, observation: str = "v2", guid
     ``guide``, the first game of the pair, where they can)."""
     table = Table.from_position(setup, observation=observation)
     tape = _Watch(table, viewer, observation)
-    table.engine.log = table._tape = tape
+    table.listen(tape)
     twin = Twin(viewer, dict(table.game.observer.slots))
     rng = np.random.default_rng(seed)
     e = table.engine

@@ -6,13 +6,13 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import PRESET_PLAYERS
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils import average_total_reward
 
 from uno_env import IllegalActionError, PositionError, records, uno_v4
 
-API_CASES = [(r, p) for r in ("standard_en", "standard_ru") for p in (2, 3, 4, 7, 10)] + \
-            [(r, p) for r in ("house_cn", "solo_bga") for p in (2, 3, 5, 10)] + [("flip_jp", p) for p in (2, 4, 10)]
+API_CASES = PRESET_PLAYERS
 
 
 @pytest.fixture(autouse=True)

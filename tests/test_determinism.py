@@ -73,12 +73,10 @@ def test_forced_moves_taken_in_bulk_give_the_same_games_as_one_at_a_time():
     # a drawn card that may not be played does not stop a chain, which can come round to its seat again
     settings += [("standard_en", players, {"drawn_card_play": "never"}, 150) for players in (2, 3)]
     for rules, players, options, steps in settings:
-        one_at_a_time = VecGame(rules, players, batch_size=64, seed=players, **options)
-        one_at_a_time.engine.bulk_forced_moves = False
+        one_at_a_time = VecGame(rules, players, batch_size=64, seed=players, forced_moves="one_by_one", **options)
         expected = _play(one_at_a_time, steps, seed=9)
         for window in (8, 2):
-            bulk = VecGame(rules, players, batch_size=64, seed=players, **options)
-            bulk.engine.chain_window = window
+            bulk = VecGame(rules, players, batch_size=64, seed=players, chain_window=window, **options)
             assert _play(bulk, steps, seed=9) == expected, (rules, players, options, window)
 
 
@@ -160,14 +158,14 @@ def test_a_pickled_engine_keeps_its_configuration_not_its_tables_and_rebuilds_th
     it loads, so a checkpoint written before a table was added resumes with the tables of the code that loads
     it (flip2p's checkpoint lacked ``F_TURNED_COLOR`` and failed at its first Flip card)."""
     engine = VecGame("flip_jp", num_players=2, batch_size=4, seed=0).engine
-    engine.chain_window = 16  # an engine setting travels with it
     state = engine.__getstate__()
     assert "F_TURNED_COLOR" not in state and "F_SYM" not in state and state["P"] == 2
     loaded = pickle.loads(pickle.dumps(engine))
-    assert loaded.chain_window == 16 and loaded.config == engine.config
+    assert loaded.config == engine.config
     assert np.array_equal(loaded.F_TURNED_COLOR, engine.F_TURNED_COLOR)
     old = dict(engine.__dict__)  # the whole dict, as a checkpoint of an older version holds it ...
-    del old["F_TURNED_COLOR"]  # ... without a table added since
+    del old["F_TURNED_COLOR"]  # ... without a table added since, with the settings it kept then
+    old.update(chain_window=16, bulk_forced_moves=True, log=None, pass_log=None, draw_queue=None)
     rebuilt = type(engine).__new__(type(engine))
     rebuilt.__setstate__(old)
     assert np.array_equal(rebuilt.F_TURNED_COLOR, engine.F_TURNED_COLOR) and rebuilt.memory_tables is None

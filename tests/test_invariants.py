@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
+from helpers import PRESET_PLAYERS
 
 from uno_env import VecGame
 from uno_env.core.invariants import violations
 
-CASES = [(r, p) for r in ("standard_en", "standard_ru") for p in (2, 3, 4, 7, 10)] + \
-        [(r, p) for r in ("house_cn", "solo_bga") for p in (2, 3, 5, 10)] + [("flip_jp", p) for p in (2, 4, 10)]
+CASES = PRESET_PLAYERS
 
 
 @pytest.mark.parametrize("rules,players", CASES)

@@ -15,14 +15,12 @@ import numpy as np
 import pytest
 from test_scalar import FLIP_OPTION_SETS, OPTION_SETS, _name
 
-from uno_env import VecGame
+from uno_env import PRESETS, VecGame
 from uno_env.core.actions import PLAY
 from uno_env.core.memory import HISTORY, Memory
 from uno_env.core.observe import Observer
 from uno_env.core.scalar import ScalarStepper
 from uno_env.core.state import OVER
-
-PRESETS = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
 
 
 def _memory_invariants_hold(game):

@@ -8,14 +8,13 @@ import pickle
 import numpy as np
 import pytest
 
-from uno_env import VecGame
+from uno_env import PRESETS, VecGame
 from uno_env.core.memory import Memory
 from uno_env.core.notation import PositionError
 from uno_env.core.observe import Observer
 from uno_env.core.scalar import ScalarStepper
 from uno_env.core.state import OVER
 
-PRESETS = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
 OPTIONS = {"standard_ru": {"seven_o": True}}  # hands change seats: cards become known
 
 

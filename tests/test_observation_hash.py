@@ -13,10 +13,9 @@ import hashlib
 
 import numpy as np
 
-from uno_env import VecGame
+from uno_env import PRESETS, VecGame
 from uno_env.core.actions import PLAY
 
-PRESETS = ["standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"]
 PINNED = "7a0c62e1344e17d061d7ab6713a3887a42640bf65cee2cafbf1a2a8aafbfdd76"
 
 

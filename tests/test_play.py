@@ -133,15 +133,15 @@ def test_events_mirror_every_action_the_engine_applies():
     for rules in PRESETS:
         t = Table(rules, 4, seed=5)
         ref = VecGame(rules, 4, batch_size=1, seed=5, autoreset=False)
-        ref.engine.log = []
-        ref.reset(5)
+        moves: list = []
+        ref.reset(5, listener=moves.extend)
         rng = np.random.default_rng(1)
         while not t.over:
             a = int(rng.choice(np.flatnonzero(t.state.mask[0])))
             t.step(a)
-            ref.step(np.array([a]))
+            ref.step(np.array([a]), listener=moves.extend)
         acted = [(ev.seat, ev.action) for ev in t.events if ev.kind not in ("deal", "round_end")]
-        assert acted == [(s, a) for _, s, a in ref.engine.log]
+        assert acted == [(s, a) for _, s, a in moves]
         assert any(ev.forced for ev in t.events)
         assert t.events[-1].kind == "round_end"
 

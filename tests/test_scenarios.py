@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from uno_env import PRESETS
 from uno_env.scenarios import load_file, main, run_scenario
 
 HERE = Path(__file__).parent
@@ -37,7 +38,7 @@ def test_scenario(path, scenario):
 
 def test_the_project_has_scenarios_for_every_preset():
     text = " ".join(p.read_text() for p in FILES)
-    for preset in ("standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp"):
+    for preset in PRESETS:
         assert f'"rules": "{preset}"' in text
 
 

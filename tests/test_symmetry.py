@@ -14,10 +14,10 @@ import pytest
 import agents
 from agents.policy import PolicyAgent
 from agents.symmetry import ColourAveraged, ColourMaps
-from uno_env import VecGame
+from uno_env import PRESETS, VecGame
 from uno_env.core.state import OVER
 
-ONE_SIDED = ("standard_en", "standard_ru", "house_cn", "solo_bga")
+ONE_SIDED = tuple(r for r, c in PRESETS.items() if c.deck != "flip112")
 
 
 def _kind_map(deck, perm) -> np.ndarray:

@@ -85,7 +85,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 from .checks import ILLEGAL_ACTIONS, action_ids, check_illegal_action
 from .core.actions import CHALLENGE
 from .core.game import VecGame
-from .core.memory import challenged_hand
+from .core.memory_view import challenged_hand
 from .core.notation import PositionError
 from .core.rules import IllegalActionError
 from .core.state import OVER
@@ -175,7 +175,9 @@ class raw_env(AECEnv):
         check_illegal_action(illegal_action)
         self.game = VecGame(rules, num_players, batch_size=1, seed=0, autoreset=False, observation=observation,
                             **options)
-        self.game.engine.log = []
+        # the moves applied, chosen and forced: (row, seat, action id or text), the last 12 (``history``)
+        self._moves: deque = deque(maxlen=12)
+        self._listen = self._moves.extend  # the listener given to every call that moves the game
         self._scalar = self.game.scalar  # one game: the same moves by item reads (core.scalar)
         self._observe_one = self.game.observer.observe_one
         self._names = self.game.action_names
@@ -200,7 +202,6 @@ class raw_env(AECEnv):
             self._writer = RecordWriter(record)
             self._recorder = Recorder(self.game, episode, agents=self.possible_agents, sink=self._writer.write,
                                       env=self.metadata["name"])
-        self._moves: deque = deque(maxlen=12)  # the engine's log entries (row, seat, action id or text): ``history``
         self._seeds: np.random.Generator | None = None  # after reset(seed): the seeds of later resets
         self._flagged: str | None = None  # the agent whose info reports an illegal action this step
         self._observed: tuple | None = None  # (agent, observation) asked since the last step or reset
@@ -246,18 +247,18 @@ class raw_env(AECEnv):
             import gymnasium
             gymnasium.logger.warn(f"reset ignores unknown option(s) {sorted(unknown)}; "
                                   f"the only option is 'setup'")
-        self.game.engine.log.clear()
+        self._moves.clear()
         if "setup" in options:
             setup = options["setup"]
             if isinstance(setup, dict) and "seed" not in setup and seed is not None:
                 setup = {**setup, "seed": int(seed)}
-            self.game.load(setup)
+            self.game.load(setup, listener=self._listen)
         else:  # reset() after reset(seed) goes on with a stream derived from that seed (Gymnasium's rule)
             if seed is not None:
                 self._seeds = np.random.default_rng(seed)
             elif self._seeds is not None:
                 seed = int(self._seeds.integers(2**31))
-            self.game.reset(seed)
+            self.game.reset(seed, listener=self._listen)
         if self._recorder is not None:
             self._recorder.begin(0, fresh="setup" not in options)
         self._flagged = None
@@ -267,8 +268,6 @@ class raw_env(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._moves.clear()
-        self._absorb_log()
         if self.game.state.phase[0] == OVER:  # a position given after its round ended
             self.agent_selection = self._agent(max(int(self.game.state.winner[0]), 0))
             self._end_round(self.game.engine.result(self.game.state, np.array([False])))
@@ -326,8 +325,7 @@ class raw_env(AECEnv):
             shown = challenged_hand(self.game.engine, st, 0, a) if a in self._challenges else None
             if self._recorder is not None:
                 self._recorder.act(0, st.actor.item(0), a)
-            ended = self._scalar.step(st, a)
-            self._absorb_log()
+            ended = self._scalar.step(st, a, self._listen)
             if ended:
                 self._end_round(self.game.engine.result(st, np.zeros(1, bool)))
                 self._accumulate_rewards()
@@ -357,9 +355,9 @@ class raw_env(AECEnv):
             return True
         # penalty: the wrong card goes back, the seat draws 2; on its own turn the turn passes
         self._moves.append((0, int(st.actor[0]), f"{self.action_name(a)} (illegal: draws 2)"))
-        e.wrong_card_penalty(st, np.array([0]))
-        e.log[:] = [x for x in e.log if x[2] >= 0]  # its draws (logged as -1) are in that entry
-        self._absorb_log()
+        # its draws (heard as action -1) are in that entry; the forced moves after them are heard
+        e.wrong_card_penalty(st, np.array([0]), self.game.settling_with(
+            lambda moves: self._moves.extend(m for m in moves if m[2] >= 0)))
         out = e.result(st, np.array([False]))
         if out.round_over[0]:
             self._end_round(out)
@@ -370,8 +368,7 @@ class raw_env(AECEnv):
     def _end_round(self, out) -> None:
         st = self.game.state
         if self.episode == "game" and not out.game_over[0]:
-            self.game.deal_on(0)
-            self._absorb_log()
+            self.game.deal_on(0, self._listen)
             if st.phase[0] != OVER:
                 self.agent_selection = self._agent(int(st.actor[0]))
                 return
@@ -394,13 +391,6 @@ class raw_env(AECEnv):
         names = self._names
         return deque(((seat, a if isinstance(a, str) else names[a]) for _, seat, a in self._moves
                       if isinstance(a, str) or a >= 0), maxlen=12)
-
-    def _absorb_log(self) -> None:
-        """Keep the engine's log of the moves made (named only when ``history`` is read) and clear it."""
-        log = self.game.engine.log
-        if log:
-            self._moves.extend(log)
-            log.clear()
 
     def render(self):
         if self.render_mode is None:

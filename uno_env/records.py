@@ -271,7 +271,6 @@ def start_game(record: GameRecord, where: str | None = None) -> VecGame:
             game.load(record.start)
         except ValueError as exc:
             raise RecordError(f"{where}: 'start' is not a position of these rules: {exc}") from None
-    game.engine.log = []
     return game
 
 
@@ -303,9 +302,9 @@ def replay(record: GameRecord, where: str | None = None, game: VecGame | None = 
             raise RecordError(f"{where}: action {i} is seat {seat} playing {a} "
                               f"({names[a] if 0 <= a < len(names) else 'no such id'}), but seat "
                               f"{int(st.actor[0])} is asked, with legal actions {', '.join(game.legal_actions(0))}")
-        game.engine.log.clear()
-        out = game.step(np.array([a]))
-        events = [(int(s), names[x]) for _, s, x in game.engine.log if x >= 0]
+        moves: list[tuple[int, int, int]] = []  # every move the step applies, the forced ones included
+        out = game.step(np.array([a]), listener=moves.extend)
+        events = [(int(s), names[x]) for _, s, x in moves if x >= 0]
         ended = bool(out.round_over[0])
         if ended and i == n - 1 and record.episode == "game":
             _deal_on(game)  # the last action: deals that end at once finish the game

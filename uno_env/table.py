@@ -4,8 +4,9 @@
 and what it caused (cards drawn and how many, a challenge's outcome, a flip, a swap, a skip, a missed
 UNO...).  The engine plays forced moves (a seat with one legal action; the notation (docs/notation.md),
 "Decisions and forced moves") inside ``VecGame.step``; ``Table`` reports them too, marked ``forced``:
-it sets ``Engine.log`` to a list that keeps a copy of the game before each action the engine applies,
-so each action's effect is the difference between two copies.
+it listens to each call that moves its game (``VecGame(forced_moves="one_by_one")``, so that it hears of
+each move before it is applied) and keeps a copy of the game before each action, so each action's effect
+is the difference between two copies.
 
 ``Table.view(seat)`` is everything one seat may see (rules §1.10; ``uno_env.view.seat_view``): its own hand by
 active faces, the others' hand sizes (and, in UNO Flip, the backs of their cards and of the draw pile's top
@@ -37,31 +38,25 @@ from .render import plural, table_html
 from .view import seat_view
 
 
-class _Tape(list):
-    """``Engine.log`` that keeps a copy of the game before each action: the engine logs an action just
-    before applying it, so an action's effect is the difference between its copy and the next."""
+class _Tape:
+    """A listener (``core.settling.Listener``) that keeps a copy of the game before each action: the engine
+    tells of an action just before applying it, so an action's effect is the difference between its copy
+    and the next."""
 
     def __init__(self, state: State):
-        super().__init__()
         self.state = state
-        self.before: list[State] = []
+        self.entries: list[tuple[int, int, State]] = []  # (seat, action, state before)
 
-    def append(self, entry) -> None:
-        self.before.append(self.state.copy())
-        super().append(entry)
-
-    def extend(self, entries) -> None:
-        for entry in entries:
-            self.append(entry)
+    def __call__(self, moves) -> None:
+        for _, seat, action in moves:
+            self.entries.append((int(seat), int(action), self.state.copy()))
 
     def clear(self) -> None:
-        super().clear()
-        self.before.clear()
+        self.entries.clear()
 
     def drain(self) -> list[tuple[int, int, State]]:
         """``(seat, action, state before)`` of the actions since the last drain."""
-        out = [(int(s), int(a), b) for (_, s, a), b in zip(self, self.before)]
-        self.clear()
+        out, self.entries = self.entries, []
         return out
 
 
@@ -113,18 +108,18 @@ class Table:
 
     def __init__(self, rules="standard_en", num_players: int = 4, seed=None, names=None, record=None,
                  observation: str = "v2", **options):
+        # each forced move through the masks, so the tape copies the game before each
         self.game = VecGame(rules, num_players, batch_size=1, seed=seed, autoreset=False, observation=observation,
-                            **options)
+                            forced_moves="one_by_one", **options)
         e = self.engine = self.game.engine
-        e.bulk_forced_moves = False  # each forced move through ``apply``, so the tape copies before each
         self.P = e.P
         self.names = list(names) if names is not None else [f"player_{p}" for p in range(self.P)]
         if len(self.names) != self.P:
             raise ValueError(f"names: one per seat ({self.P}), got {len(self.names)}")
         self.events: list[Event] = []  # this game's events, every round
         self._tape = _Tape(self.game.state)
-        e.log = self._tape
-        self.game.reset(seed)  # deal again with the tape on (the same deal): the deal's forced moves show
+        self._listeners: list = [self._tape]  # given every move before it is applied (``listen``)
+        self.game.reset(seed, listener=self._hear)  # deal again, heard (the same deal): its forced moves show
         self.seed = int(self.game.state.seed[0])
         self._recorder = None
         if record is not None:  # each round one game record (docs/records.md), passed to ``record``
@@ -140,12 +135,22 @@ class Table:
         rules, players = config_of(setup)
         table = cls(rules, players, seed=setup.get("seed", 0), names=names, observation=observation)
         table._tape.clear()
-        table.game.load(setup)  # the forced moves it takes are on the tape: events after the deal's
+        table.game.load(setup, listener=table._hear)  # its forced moves: events after the deal's
         table.events.clear()
         table._deal_events()
         return table
 
     # ------------------------------------------------------------------ play
+    def listen(self, listener) -> None:
+        """Give ``listener`` (``core.settling.Listener``) every move of this table's game from now on, each
+        before it is applied, as the table's own tape gets it: ``(row, seat, action id)`` tuples."""
+        self._listeners.append(listener)
+
+    def _hear(self, moves) -> None:
+        moves = list(moves)
+        for listener in self._listeners:
+            listener(moves)
+
     @property
     def state(self) -> State:
         return self.game.state
@@ -167,7 +172,7 @@ class Table:
         a = self.game.action_index(action) if isinstance(action, str) else action
         if self._recorder is not None and not self.over:
             self._recorder.act(0, self.actor, a)
-        self.game.step(np.array([a]))
+        self.game.step(np.array([a]), listener=self._hear)
         if self._recorder is not None and self.over:
             self._recorder.end(0)
         return self._collect()
@@ -176,7 +181,7 @@ class Table:
         """Deal the next round (a new game when the game is over)."""
         if not self.over:
             raise ValueError("the round is still in play; next_round deals once it is over")
-        self.game.next_round(0)
+        self.game.next_round(0, listener=self._hear)
         if self._recorder is not None:
             self._recorder.begin(0)
             if self.over:  # forced moves ended the round at its deal: a record with no decision
@@ -190,7 +195,7 @@ class Table:
 
     def _deal_events(self) -> list[Event]:
         st = self.state
-        deal_state = self._tape.before[0] if self._tape.before else st.copy()
+        deal_state = self._tape.entries[0][2] if self._tape.entries else st.copy()
         ev = self._event("deal", -1, -1, "deal", False, deal_state, deal_state)
         return [ev] + self._collect()
 

@@ -29,7 +29,7 @@ def revealed_wild_chooser(e: RuleTables, player: Seat, nxt: Seat, flipped: bool)
     return player if by_player else nxt
 
 
-def act_choose(e, st: State, R, a) -> None:
+def act_choose(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     if st.memory is not None:  # memory hook: a colour declared
         memory.chose(e, st, R, st.actor[R].astype(np.intp), a)
     st.color[R] = e.A_COLOR[a]
@@ -37,7 +37,7 @@ def act_choose(e, st: State, R, a) -> None:
     st.phase[R] = TURN
 
 
-def choose_columns(e, rows: np.ndarray, side: np.ndarray, m: np.ndarray, extra: np.ndarray) -> None:
+def choose_columns(e: RuleTables, rows: np.ndarray, side: np.ndarray, m: np.ndarray, extra: np.ndarray) -> None:
     """``legal.refresh``'s ``choose`` columns of ``rows`` (positions in its rows; the other rows'
     choose columns are already False): the colours of the side in play."""
     m[rows[:, None], e.CHOOSE_IDS] = e.CHOOSE_SIDE[None, :] == side[rows, None]

@@ -4,8 +4,8 @@
 A preset is a named ``RuleConfig``; ``make_rules(preset, **overrides)`` returns one with options
 changed and validated.  Every error names the option, the value given and what is allowed.
 
-The option table ``OPTIONS`` below is the single source of truth: the dataclass fields, the validation
-and the README table all come from it.
+Each option is written once, as a field of ``RuleConfig`` with its default, its allowed values and its
+meaning; ``OPTIONS`` reads them from the fields, and the validation and the README table come from it.
 """
 
 from __future__ import annotations
@@ -43,151 +43,108 @@ class Option:
 
 _FLIP = ("flip112",)
 
-OPTIONS: dict[str, Option] = {
-    "deck": Option(DECKS, "the cards: standard108 (Mattel), solo112 (AMIGO SOLO), flip112 (UNO Flip)"),
-    "hand_size": Option(None, "cards dealt to each seat", 1, 15),
-    "dealer_selection": Option(("random",), "first dealer of a game; every seed's draw-for-dealer "
-                               "procedure picks a uniformly random seat, so one value covers them"),
-    "next_dealer": Option(("left", "round_winner"), "dealer of the next round"),
-    "first_player": Option(("left_of_dealer", "count_from_initial"),
-                           "who opens a round: the seat left of the dealer, or (house_cn) counted "
-                           "from it by the first card's number (E32)"),
-    "first_card_mode": Option(("apply", "redraw_action", "number_only"),
-                              "first discard: apply its effect (wild draws are redrawn), bury any "
-                              "action card and turn another (house_cn), or return non-numbers to the "
-                              "pile until a number shows (SOLO, Mattel 2022)"),
-    "first_card_reverse": Option(("dealer_first", "right_of_dealer"),
-                                 "a Reverse turned first: the dealer plays first, or the seat to the "
-                                 "dealer's right does; play then runs counter-clockwise"),
-    "first_card_wild_chooser": Option(("first_player", "dealer"),
-                                      "who declares the colour of a Wild turned first"),
-    "flip_first_card": Option(("redraw", "apply"), "a Flip turned first: redraw it, or flip to the "
-                              "dark side before the first turn (E20)", decks=_FLIP),
-    "first_card_match": Option(("normal", "color_only"),
-                               "the first play of a round must match the first card's colour only "
-                               "(house_cn) or colour or symbol"),
-    "voluntary_draw": Option(_BOOL, "a seat may draw although it could play"),
-    "drawn_card_play": Option(("optional", "forced", "never"),
-                              "a playable drawn card may be played or kept, must be played, or is kept"),
-    "wild_draw_restriction": Option(("none", "color_only", "no_playable"),
-                                    "when a wild draw card may be played: any time; not while holding "
-                                    "the active colour; not while holding any other playable card"),
-    "challenge": Option(_BOOL, "the victim of a restricted wild draw may challenge it (a bluff is "
-                        "then legal); without challenges an illegal wild draw is simply not allowed"),
-    "challenge_guilty": Option(("offender_suffers", "retract_and_draw_2"),
-                               "a guilty offender draws the penalty instead of the victim, or takes "
-                               "the card back and draws 2 (UNO Flip, Japan)"),
-    "challenge_extra": Option(None, "extra cards for the victim of a failed challenge", 0, 10),
-    "stacking": Option(("none", "same_type", "escalating"),
-                       "answering a draw card with a draw card: no; only the same kind; equal or "
-                       "higher value"),
-    "stack_skip": Option(_BOOL, "the victim of a Skip may pass it on with a Skip of any colour"),
-    "draw_penalty_skips_turn": Option(_BOOL, "a seat that draws a penalty also loses its turn"),
-    "two_player_reverse": Option(("skip", "reverse"),
-                                 "with two players a Reverse acts as a Skip, or only turns direction"),
-    "jump_in": Option(_BOOL, "a seat holding the identical card may play it out of turn"),
-    "jump_in_wilds": Option(_BOOL, "wild cards may be jumped in on an identical wild"),
-    "jump_in_priority": Option(("turn_order", "random"), "order in which eligible seats are asked (E12)"),
-    "jump_in_self": Option(_BOOL, "a seat may jump in on its own card"),
-    "seven_o": Option(_BOOL, "a 7 swaps hands with a chosen seat; a 0 passes every hand on (needs a "
-                      "deck with 0s)"),
-    "uno_penalty": Option(None, "cards drawn by a seat caught not declaring UNO", 0, 20),
-    "uno_window_close": Option(("next_player_action", "next_card_discard"),
-                               "a missed UNO can be punished until the next seat acts, or until the "
-                               "next card is discarded"),
-    "uno_enforcement": Option(("catch", "automatic", "off"),
-                              "a missed UNO is punished when another seat catches it, automatically "
-                              "when the window closes, or never (no declaring at all)"),
-    "uno_late_call": Option(_BOOL, "accepted for completeness; has no effect (rules §12.15)"),
-    "uno_catch_out_of_turn": Option(_BOOL, "a seat left at one card without declaring that moves again "
-                                    "before anyone is asked (a Skip or Reverse with two players, a Skip "
-                                    "Everyone) is first offered to the other seats, in turn order, to "
-                                    "catch (needs uno_enforcement='catch')"),
-    "uno_simultaneous": Option(("self_wins",), "a call and a catch at once: the call wins (turn-based "
-                               "play never produces a tie)"),
-    "uno_call_after_exchange": Option(_BOOL, "a seat that receives a one-card hand by an exchange must "
-                                      "call UNO too (it is vulnerable at once)"),
-    "last_card_draw_applies": Option(_BOOL, "a draw card played as the last card still makes the "
-                                     "next seat draw before scoring"),
-    "flip_discard_mode": Option(("invert_pile", "flip_in_place"),
-                                "a Flip turns the discard pile over, or turns each card in place",
-                                decks=_FLIP),
-    "flip_back_faces_visible": Option(_BOOL, "seats see the other side of the opponents' cards and of "
-                                      "the draw pile's top card", decks=_FLIP),
-    "flip_as_last_card": Option(("no_flip", "flip_before_scoring"),
-                                "a Flip played as the last card is void, or flips before scoring",
-                                decks=_FLIP),
-    "flip_revealed_wild": Option(("next_player", "flipper"),
-                                 "who declares the colour of a wild face revealed by a Flip (E19)",
-                                 decks=_FLIP),
-    "flip_pairing": Option(("physical_v1", "random_bijection"),
-                           "light/dark pairing of the UNO Flip cards", decks=_FLIP),
-    "flip_pairing_seed": Option(None, "seed of the random_bijection pairing", 0, 2**31 - 1, decks=_FLIP),
-    "wdc_cap": Option(None, "at most this many cards drawn by Wild Draw Colour (0: no cap)", 0, 112,
-                      decks=_FLIP),
-    "scoring_mode": Option(("winner_takes_sum", "cumulative_low", "plus_minus", "penalty_countdown"),
-                           "how rounds are scored and when the game ends"),
-    "target": Option(None, "game target (winner_takes_sum, cumulative_low)", 1, 100000),
-    "starting_points": Option(None, "points each seat starts with (penalty_countdown)", 1, 100000),
-    "max_rounds": Option(None, "rounds in a plus_minus game", 1, 10000),
-    "blocked_round": Option(("lowest_hand_wins", "void_redeal"),
-                            "a round where nobody can play or draw for a full cycle (E2)"),
-    "max_turns_per_round": Option(None, "actions after which a round is stopped as blocked and "
-                                  "reported as truncated (E3)", 10, 10**6),
-}
+
+def _option(default: Any, allowed: tuple | None, help: str, lo: int = 0, hi: int = 10**9,
+            decks: tuple[str, ...] = DECKS) -> Any:
+    """A ``RuleConfig`` field: its default, and its ``Option`` (allowed values, meaning) as the field's metadata,
+    so that each option is written once, in ``RuleConfig``, and ``OPTIONS`` is read from the fields."""
+    return dataclasses.field(default=default, metadata={"option": Option(allowed, help, lo, hi, decks)})
 
 
 @dataclass(frozen=True)
 class RuleConfig:
-    """Every rule option of rules §9 (defaults: Mattel's standard UNO)."""
+    """Every rule option of rules §9 (defaults: Mattel's standard UNO), each with its allowed values and meaning
+    (``OPTIONS``)."""
 
     name: str = "custom"
-    deck: str = "standard108"
-    hand_size: int = 7
-    dealer_selection: str = "random"
-    next_dealer: str = "left"
-    first_player: str = "left_of_dealer"
-    first_card_mode: str = "apply"
-    first_card_reverse: str = "dealer_first"
-    first_card_wild_chooser: str = "first_player"
-    flip_first_card: str = "redraw"
-    first_card_match: str = "normal"
-    voluntary_draw: bool = True
-    drawn_card_play: str = "optional"
-    wild_draw_restriction: str = "color_only"
-    challenge: bool = True
-    challenge_guilty: str = "offender_suffers"
-    challenge_extra: int = 2
-    stacking: str = "none"
-    stack_skip: bool = False
-    draw_penalty_skips_turn: bool = True
-    two_player_reverse: str = "skip"
-    jump_in: bool = False
-    jump_in_wilds: bool = False
-    jump_in_priority: str = "turn_order"
-    jump_in_self: bool = False
-    seven_o: bool = False
-    uno_penalty: int = 2
-    uno_window_close: str = "next_player_action"
-    uno_enforcement: str = "catch"
-    uno_late_call: bool = True
-    uno_catch_out_of_turn: bool = False
-    uno_simultaneous: str = "self_wins"
-    uno_call_after_exchange: bool = False
-    last_card_draw_applies: bool = True
-    flip_discard_mode: str = "invert_pile"
-    flip_back_faces_visible: bool = True
-    flip_as_last_card: str = "no_flip"
-    flip_revealed_wild: str = "next_player"
-    flip_pairing: str = "physical_v1"
-    flip_pairing_seed: int = 0
-    wdc_cap: int = 0
-    scoring_mode: str = "winner_takes_sum"
-    target: int = 500
-    starting_points: int = 500
-    max_rounds: int = 5
-    blocked_round: str = "lowest_hand_wins"
-    max_turns_per_round: int = 3000
+    deck: str = _option("standard108", DECKS,
+        "the cards: standard108 (Mattel), solo112 (AMIGO SOLO), flip112 (UNO Flip)")
+    hand_size: int = _option(7, None, "cards dealt to each seat", 1, 15)
+    dealer_selection: str = _option("random", ("random",),
+        "first dealer of a game; every seed's draw-for-dealer procedure picks a uniformly random seat, so one "
+        "value covers them")
+    next_dealer: str = _option("left", ("left", "round_winner"), "dealer of the next round")
+    first_player: str = _option("left_of_dealer", ("left_of_dealer", "count_from_initial"),
+        "who opens a round: the seat left of the dealer, or (house_cn) counted from it by the first card's "
+        "number (E32)")
+    first_card_mode: str = _option("apply", ("apply", "redraw_action", "number_only"),
+        "first discard: apply its effect (wild draws are redrawn), bury any action card and turn another "
+        "(house_cn), or return non-numbers to the pile until a number shows (SOLO, Mattel 2022)")
+    first_card_reverse: str = _option("dealer_first", ("dealer_first", "right_of_dealer"),
+        "a Reverse turned first: the dealer plays first, or the seat to the dealer's right does; play then "
+        "runs counter-clockwise")
+    first_card_wild_chooser: str = _option("first_player", ("first_player", "dealer"),
+        "who declares the colour of a Wild turned first")
+    flip_first_card: str = _option("redraw", ("redraw", "apply"),
+        "a Flip turned first: redraw it, or flip to the dark side before the first turn (E20)", decks=_FLIP)
+    first_card_match: str = _option("normal", ("normal", "color_only"),
+        "the first play of a round must match the first card's colour only (house_cn) or colour or symbol")
+    voluntary_draw: bool = _option(True, _BOOL, "a seat may draw although it could play")
+    drawn_card_play: str = _option("optional", ("optional", "forced", "never"),
+        "a playable drawn card may be played or kept, must be played, or is kept")
+    wild_draw_restriction: str = _option("color_only", ("none", "color_only", "no_playable"),
+        "when a wild draw card may be played: any time; not while holding the active colour; not while "
+        "holding any other playable card")
+    challenge: bool = _option(True, _BOOL,
+        "the victim of a restricted wild draw may challenge it (a bluff is then legal); without challenges an "
+        "illegal wild draw is simply not allowed")
+    challenge_guilty: str = _option("offender_suffers", ("offender_suffers", "retract_and_draw_2"),
+        "a guilty offender draws the penalty instead of the victim, or takes the card back and draws 2 (UNO "
+        "Flip, Japan)")
+    challenge_extra: int = _option(2, None, "extra cards for the victim of a failed challenge", 0, 10)
+    stacking: str = _option("none", ("none", "same_type", "escalating"),
+        "answering a draw card with a draw card: no; only the same kind; equal or higher value")
+    stack_skip: bool = _option(False, _BOOL, "the victim of a Skip may pass it on with a Skip of any colour")
+    draw_penalty_skips_turn: bool = _option(True, _BOOL, "a seat that draws a penalty also loses its turn")
+    two_player_reverse: str = _option("skip", ("skip", "reverse"),
+        "with two players a Reverse acts as a Skip, or only turns direction")
+    jump_in: bool = _option(False, _BOOL, "a seat holding the identical card may play it out of turn")
+    jump_in_wilds: bool = _option(False, _BOOL, "wild cards may be jumped in on an identical wild")
+    jump_in_priority: str = _option("turn_order", ("turn_order", "random"),
+        "order in which eligible seats are asked (E12)")
+    jump_in_self: bool = _option(False, _BOOL, "a seat may jump in on its own card")
+    seven_o: bool = _option(False, _BOOL,
+        "a 7 swaps hands with a chosen seat; a 0 passes every hand on (needs a deck with 0s)")
+    uno_penalty: int = _option(2, None, "cards drawn by a seat caught not declaring UNO", 0, 20)
+    uno_window_close: str = _option("next_player_action", ("next_player_action", "next_card_discard"),
+        "a missed UNO can be punished until the next seat acts, or until the next card is discarded")
+    uno_enforcement: str = _option("catch", ("catch", "automatic", "off"),
+        "a missed UNO is punished when another seat catches it, automatically when the window closes, or "
+        "never (no declaring at all)")
+    uno_late_call: bool = _option(True, _BOOL, "accepted for completeness; has no effect (rules \u00a712.15)")
+    uno_catch_out_of_turn: bool = _option(False, _BOOL,
+        "a seat left at one card without declaring that moves again before anyone is asked (a Skip or Reverse "
+        "with two players, a Skip Everyone) is first offered to the other seats, in turn order, to catch "
+        "(needs uno_enforcement='catch')")
+    uno_simultaneous: str = _option("self_wins", ("self_wins",),
+        "a call and a catch at once: the call wins (turn-based play never produces a tie)")
+    uno_call_after_exchange: bool = _option(False, _BOOL,
+        "a seat that receives a one-card hand by an exchange must call UNO too (it is vulnerable at once)")
+    last_card_draw_applies: bool = _option(True, _BOOL,
+        "a draw card played as the last card still makes the next seat draw before scoring")
+    flip_discard_mode: str = _option("invert_pile", ("invert_pile", "flip_in_place"),
+        "a Flip turns the discard pile over, or turns each card in place", decks=_FLIP)
+    flip_back_faces_visible: bool = _option(True, _BOOL,
+        "seats see the other side of the opponents' cards and of the draw pile's top card", decks=_FLIP)
+    flip_as_last_card: str = _option("no_flip", ("no_flip", "flip_before_scoring"),
+        "a Flip played as the last card is void, or flips before scoring", decks=_FLIP)
+    flip_revealed_wild: str = _option("next_player", ("next_player", "flipper"),
+        "who declares the colour of a wild face revealed by a Flip (E19)", decks=_FLIP)
+    flip_pairing: str = _option("physical_v1", ("physical_v1", "random_bijection"),
+        "light/dark pairing of the UNO Flip cards", decks=_FLIP)
+    flip_pairing_seed: int = _option(0, None, "seed of the random_bijection pairing", 0, 2**31 - 1, decks=_FLIP)
+    wdc_cap: int = _option(0, None,
+        "at most this many cards drawn by Wild Draw Colour (0: no cap)", 0, 112, decks=_FLIP)
+    scoring_mode: str = _option("winner_takes_sum",
+        ("winner_takes_sum", "cumulative_low", "plus_minus", "penalty_countdown"),
+        "how rounds are scored and when the game ends")
+    target: int = _option(500, None, "game target (winner_takes_sum, cumulative_low)", 1, 100000)
+    starting_points: int = _option(500, None, "points each seat starts with (penalty_countdown)", 1, 100000)
+    max_rounds: int = _option(5, None, "rounds in a plus_minus game", 1, 10000)
+    blocked_round: str = _option("lowest_hand_wins", ("lowest_hand_wins", "void_redeal"),
+        "a round where nobody can play or draw for a full cycle (E2)")
+    max_turns_per_round: int = _option(3000, None,
+        "actions after which a round is stopped as blocked and reported as truncated (E3)", 10, 10**6)
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -215,6 +172,9 @@ class RuleConfig:
         a, b = self.options(), other.options()
         return {k: v for k, v in a.items() if b[k] != v}
 
+
+#: every rule option by name (rules §9): its allowed values and meaning, read from ``RuleConfig``'s fields
+OPTIONS: dict[str, Option] = {f.name: f.metadata["option"] for f in dataclasses.fields(RuleConfig) if f.metadata}
 
 PRESETS: dict[str, RuleConfig] = {
     "standard_en": RuleConfig(name="standard_en"),

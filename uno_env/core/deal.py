@@ -16,24 +16,24 @@ from . import chance, color_choice, jump_in, memory, play
 from .cards import FLIP, NO_COLOR
 from .rows import flat
 from .state import CHOOSE_COLOR, NOT_ASKED, TURN, State
-from .tables import FX_DRAW, FX_FLIP, FX_REVERSE, FX_SKIP
+from .tables import FX_DRAW, FX_FLIP, FX_REVERSE, FX_SKIP, RuleTables
 
 # The effects a card turned first has (rules §3.3, §7.2 give Skip, Reverse, the draw cards, Wild and
 # Flip): nobody played it, so no hands change owner (Swap, Seven-O) and nobody plays again (Skip Everyone)
 TURNED_FX = FX_REVERSE | FX_SKIP | FX_DRAW | FX_FLIP
 
 
-def new_games(e, st: State, rows) -> None:
-    """Start a new game in ``rows``: scores reset, a random dealer, the first deal."""
+def new_games(e: RuleTables, st: State, rows) -> None:
+    """Start a new game in ``rows``: scores reset, a random dealer, the first deal (its forced first moves
+    and the masks are left to the caller's ``Engine.settle``, as for every deal)."""
     rows = np.asarray(rows, np.intp)
     reset_games(e, st, rows)
     shuffle_and_deal(e, st, rows)
 
 
-def next_rounds(e, st: State, rows, settle: bool = True) -> None:
+def next_rounds(e: RuleTables, st: State, rows) -> None:
     """Deal the next round in finished ``rows``: the deal moves on (``next_dealer``); a game that is
-    over starts again (one shuffle-and-deal for all of them).  ``settle=False`` leaves the forced
-    first moves and the masks to the caller's next ``settle``."""
+    over starts again (one shuffle-and-deal for all of them)."""
     rows = np.asarray(rows, np.intp)
     over = st.game_over[rows]
     if np.count_nonzero(over):
@@ -45,10 +45,10 @@ def next_rounds(e, st: State, rows, settle: bool = True) -> None:
         w = st.winner[cont]
         left = np.where(w >= 0, w, left)
     st.dealer[cont] = left
-    shuffle_and_deal(e, st, rows, settle)
+    shuffle_and_deal(e, st, rows)
 
 
-def reset_games(e, st: State, rows: np.ndarray) -> None:
+def reset_games(e: RuleTables, st: State, rows: np.ndarray) -> None:
     c = e.config
     st.scores[rows] = c.starting_points if c.scoring_mode == "penalty_countdown" else 0
     st.rounds[rows] = 0
@@ -58,11 +58,11 @@ def reset_games(e, st: State, rows: np.ndarray) -> None:
         memory.new_game(e, st, rows)
 
 
-def shuffle_and_deal(e, st: State, rows, settle: bool = True) -> None:
+def shuffle_and_deal(e: RuleTables, st: State, rows) -> None:
     perm = chance.permutations(st.key, st.counter, rows, np.full(len(rows), e.N), e.N)
     st.draw[rows] = e.cards[perm]
     st.draw_n[rows] = e.N
-    deal_from_pile(e, st, rows, settle)
+    deal_from_pile(e, st, rows)
 
 
 _ROUND_START = (("side", 0), ("direction", 1), ("pending", 0), ("pending_color", False),
@@ -72,7 +72,7 @@ _ROUND_START = (("side", 0), ("direction", 1), ("pending", 0), ("pending_color",
                 ("offer_rank", NOT_ASKED), ("disc_n", 0), ("pile_counts", 0), ("prev_pending", 0))
 
 
-def deal_from_pile(e, st: State, rows, settle: bool = True) -> None:
+def deal_from_pile(e: RuleTables, st: State, rows) -> None:
     """Deal from the draw pile as it lies (top first, one card at a time from the dealer's left),
     turn the first discard and apply the first-card rules (rules §3.3, §5, §6.1, §7.2)."""
     R = np.asarray(rows, np.intp)
@@ -93,8 +93,6 @@ def deal_from_pile(e, st: State, rows, settle: bool = True) -> None:
     turn_first_card(st, R)
     first_card_redraws(e, st, R)
     first_card_effects(e, st, R)
-    if settle:
-        e.settle(st, R)
 
 
 def turn_first_card(st: State, R: np.ndarray) -> None:
@@ -105,7 +103,7 @@ def turn_first_card(st: State, R: np.ndarray) -> None:
     st.pile_counts[R, top] += 1
 
 
-def first_card_redraws(e, st: State, R: np.ndarray) -> None:
+def first_card_redraws(e: RuleTables, st: State, R: np.ndarray) -> None:
     """Turn first cards until one is acceptable (``first_card_mode``; a restricted wild draw card is
     never kept, a Flip only under ``flip_first_card=apply``, E20)."""
     c = e.config
@@ -136,7 +134,7 @@ def first_card_redraws(e, st: State, R: np.ndarray) -> None:
     raise RuntimeError("no acceptable first card in the deck")  # pragma: no cover
 
 
-def first_card_effects(e, st: State, R: np.ndarray) -> None:
+def first_card_effects(e: RuleTables, st: State, R: np.ndarray) -> None:
     """The first card's effect (rules §3.3, §7.2; E20, E24, E32), through the effects of a played card
     (``play.card_effects``) as if the dealer had played it: the first player is the seat to the
     dealer's left (or counted from it, ``first_player=count_from_initial``, E32), a Reverse gives the

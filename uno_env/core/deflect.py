@@ -12,9 +12,11 @@ import numpy as np
 
 from .rows import any_bits, goto, next_seat
 from .state import DEFLECT, TURN, State
+from .tables import RuleTables
+from .twins import ScalarTables
 
 
-def skipped(e, st: State, R, victim, after, skip_bits):
+def skipped(e: RuleTables, st: State, R, victim, after, skip_bits):
     """The next seat and phase after a Skip in ``R``: ``after`` (the seat past the ``victim``) in its
     turn, or under ``stack_skip`` a victim holding a Skip (``skip_bits``: the Skips of the side in
     play) asked whether to pass it on."""
@@ -24,17 +26,17 @@ def skipped(e, st: State, R, victim, after, skip_bits):
     return np.where(holds, victim, after), np.where(holds, DEFLECT, TURN)
 
 
-def act_pass(e, st: State, R, a) -> None:
+def act_pass(e: RuleTables, st: State, R, a) -> None:
     """``pass``: the Skip stands, the victim loses its turn (E33)."""
     goto(st, R, next_seat(e, st, R, st.actor[R], 1), TURN)
 
 
-def deflect_bits(e, st: State, R, actor, side) -> np.ndarray:
+def deflect_bits(e: RuleTables, st: State, R, actor, side) -> np.ndarray:
     """(n, W) the kinds the victim may deflect with: its Skips."""
     return e.SKIPBITS[side] & st.held[R, actor]
 
 
-def skipped_one(s, st: State, actor: int, d: int) -> tuple[int, int]:
+def skipped_one(s: ScalarTables, st: State, actor: int, d: int) -> tuple[int, int]:
     """Scalar twin of ``skipped`` for a Skip played by ``actor`` in direction ``d``."""
     victim, after = (actor + d) % s.P, (actor + 2 * d) % s.P
     if s.stack_skip and s.held(st, victim) & s.skips[st.side.item(0)]:
@@ -42,11 +44,11 @@ def skipped_one(s, st: State, actor: int, d: int) -> tuple[int, int]:
     return after, TURN
 
 
-def act_pass_one(s, st: State, actor: int) -> None:
+def act_pass_one(s: ScalarTables, st: State, actor: int) -> None:
     """Scalar twin of ``act_pass``."""
     s.goto(st, (actor + st.direction.item(0)) % s.P, TURN)
 
 
-def deflect_bits_one(s, st: State, actor: int) -> int:
+def deflect_bits_one(s: ScalarTables, st: State, actor: int) -> int:
     """Scalar twin of ``deflect_bits``."""
     return s.skips[st.side.item(0)] & s.held(st, actor)

@@ -16,22 +16,24 @@ import numpy as np
 from . import matching, memory, penalty, piles, scoring, uno_call
 from .rows import flat, goto, next_seat
 from .state import DRAWN, PENDING, TURN, State
+from .tables import RuleTables
+from .twins import ScalarTables
 
 
-def act_draw(e, st: State, R, a) -> None:
+def act_draw(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     """``draw``: one card in turn, or the pending penalty."""
     pend = st.phase[R] == PENDING
     if np.count_nonzero(pend):
-        penalty.draw_penalty(e, st, R[pend], a[pend])
+        penalty.draw_penalty(e, st, R[pend], a[pend], queue)
         R, a = R[~pend], a[~pend]
         if R.size == 0:
             return
     actor = st.actor[R].astype(np.intp)
     piles.draw_cards(e, st, R, actor, np.ones(len(R), np.int64), np.zeros(len(R), bool), 0,
-                     lambda got, kind: after_draw(e, st, R, actor, got, kind))
+                     lambda got, kind: after_draw(e, st, R, actor, got, kind), queue)
 
 
-def after_draw(e, st: State, R, actor, got, kind) -> None:
+def after_draw(e: RuleTables, st: State, R, actor, got, kind) -> None:
     """A seat drew one card in its turn (``got``: 0 or 1, ``kind``: the card): it may play it, or the
     turn passes; with nothing left to draw a full cycle of passes blocks the round."""
     st.drew_on[R, actor] = st.color[R]  # public: it drew (or passed) on this colour
@@ -42,7 +44,7 @@ def after_draw(e, st: State, R, actor, got, kind) -> None:
     st.passes[R] = np.where(none, st.passes[R] + 1, 0)
     playable = np.zeros(len(R), bool)
     i = flat(~none)
-    if i.size and e.config.drawn_card_play != "never":
+    if i.size and not e.drawn_never:
         Ri = R[i]
         side = st.side[Ri].astype(np.intp)
         bits = matching.playable_bits(e, st, Ri, actor[i], side, matching.top_face(e, st, Ri))
@@ -58,13 +60,13 @@ def after_draw(e, st: State, R, actor, got, kind) -> None:
         scoring.end_blocked_round(e, st, blocked)
 
 
-def act_keep(e, st: State, R, a) -> None:
+def act_keep(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     """``keep``: the playable drawn card stays in the hand and the turn passes."""
     st.drawn[R] = -1
     goto(st, R, next_seat(e, st, R, st.actor[R], 1), TURN)
 
 
-def act_draw_one(s, st: State, actor: int) -> None:
+def act_draw_one(s: ScalarTables, st: State, actor: int) -> None:
     """Scalar twin of ``act_draw`` in turn, with a card left to draw."""
     card = st.draw.item(0, st.draw_n.item(0) - 1)
     piles.draw_top_one(s, st, actor, 1)
@@ -84,7 +86,7 @@ def act_draw_one(s, st: State, actor: int) -> None:
         s.goto(st, (actor + st.direction.item(0)) % s.P, TURN)
 
 
-def act_keep_one(s, st: State, actor: int) -> None:
+def act_keep_one(s: ScalarTables, st: State, actor: int) -> None:
     """Scalar twin of ``act_keep``."""
     st.drawn[0] = -1
     s.goto(st, (actor + st.direction.item(0)) % s.P, TURN)

@@ -12,9 +12,11 @@ import numpy as np
 
 from . import memory
 from .state import State
+from .tables import RuleTables
+from .twins import ScalarTables
 
 
-def exchange(e, st: State, R, a_seat, b_seat) -> None:
+def exchange(e: RuleTables, st: State, R, a_seat, b_seat) -> None:
     """Seats ``a_seat`` and ``b_seat`` swap hands (Swap; a 7 under Seven-O)."""
     for arr in (st.hands, st.hand_n, st.held, st.drew_on):
         tmp = arr[R, a_seat].copy()
@@ -28,7 +30,7 @@ def exchange(e, st: State, R, a_seat, b_seat) -> None:
         memory.exchanged(e, st, R, a_seat, b_seat)
 
 
-def rotate(e, st: State, R, d) -> None:
+def rotate(e: RuleTables, st: State, R, d) -> None:
     """Every hand passes one seat on in direction ``d`` (Swap-in-turn; a 0 under Seven-O)."""
     src = (np.arange(e.P)[None, :] - d[:, None]) % e.P
     st.hands[R] = st.hands[R[:, None], src]
@@ -43,7 +45,7 @@ def rotate(e, st: State, R, d) -> None:
         st.vulnerable[R, st.actor[R]] = False
 
 
-def exchange_one(s, st: State, a: int, b: int) -> None:
+def exchange_one(s: ScalarTables, st: State, a: int, b: int) -> None:
     """Scalar twin of ``exchange``."""
     for arr in (st.hands, st.hand_n, st.held, st.drew_on):
         row = arr[0]
@@ -54,7 +56,7 @@ def exchange_one(s, st: State, a: int, b: int) -> None:
         memory.exchanged_one(s.e, st, a, b)
 
 
-def rotate_one(s, st: State, actor: int, d: int) -> None:
+def rotate_one(s: ScalarTables, st: State, actor: int, d: int) -> None:
     """Scalar twin of ``rotate``."""
     src = s.rotation[d]
     for arr in (st.hands, st.hand_n, st.held, st.drew_on):

@@ -14,16 +14,18 @@ import numpy as np
 from . import color_choice, matching, memory
 from .cards import NO_COLOR
 from .state import CHOOSE_COLOR, State
+from .tables import RuleTables
+from .twins import ScalarTables
 
 
-def flip(e, st: State, R) -> np.ndarray:
+def flip(e: RuleTables, st: State, R) -> np.ndarray:
     """Turn the game over in ``R``; returns whether the new top card is a wild."""
     st.side[R] ^= 1
     if st.memory is not None:  # memory hook: the faces known no longer show
         memory.flipped(e, st, R)
     j = np.arange(e.N)[None, :]
     base = (R * e.N)[:, None]  # flat gathers: the first n cards reversed, the rest in place
-    if e.config.flip_discard_mode == "invert_pile":
+    if e.invert_pile:
         n = st.disc_n[R][:, None]
         st.discard[R] = st.discard.reshape(-1)[base + np.where(j < n, n - 1 - j, j)]
     n = st.draw_n[R][:, None]
@@ -33,7 +35,7 @@ def flip(e, st: State, R) -> np.ndarray:
     return color == NO_COLOR  # a wild: its colour is declared first (E19)
 
 
-def play_flip(e, st: State, R, fl, live, actor, nseat, nphase) -> np.ndarray:
+def play_flip(e: RuleTables, st: State, R, fl, live, actor, nseat, nphase) -> np.ndarray:
     """The effect of Flips played at positions ``fl`` of ``R`` by ``actor`` (``live``: not the player's
     last card): the game turns over and a revealed wild asks for its colour, declared by the next seat
     or the flipper (E19, ``color_choice.revealed_wild_chooser``).  Returns the seat asked in each row
@@ -46,7 +48,7 @@ def play_flip(e, st: State, R, fl, live, actor, nseat, nphase) -> np.ndarray:
     return chooser
 
 
-def flip_one(s, st: State) -> bool:
+def flip_one(s: ScalarTables, st: State) -> bool:
     """Scalar twin of ``flip``."""
     side = 1 - st.side.item(0)
     st.side[0] = side

@@ -13,15 +13,22 @@ seats at once, with the same result:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import matching, memory, penalty, piles, scoring
 from .actions import DRAW
 from .rows import any_bits, any_row, flat, sel
 from .state import DRAWN, OVER, PENDING, TURN, State
+from .tables import RuleTables
+
+if TYPE_CHECKING:
+    from .settling import Listener
 
 
-def forced_penalties(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
+def forced_penalties(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray,
+                     listener: Listener | None = None) -> None:
     """Victims of a draw penalty with nothing to answer (no stack, no challenge, nobody to catch)
     take it at once; a forced move, taken here without a pass through the masks."""
     S = sel(R)
@@ -32,7 +39,7 @@ def forced_penalties(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
     if pend.size == 0:
         return
     victim = st.actor[pend].astype(np.intp)
-    if e.config.stacking != "none":
+    if e.stacks:
         stack = penalty.stack_bits(e, st, pend, victim, st.side[pend].astype(np.intp), tface[pick])
         keep = ~any_bits(stack)
         pend, victim = pend[keep], victim[keep]
@@ -44,17 +51,17 @@ def forced_penalties(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
             pend, victim = pend[keep], victim[keep]
     if pend.size == 0:
         return
-    if e.log is not None:
-        e.log.extend((int(r), int(s), e.ID[DRAW]) for r, s in zip(pend, victim))
+    if listener is not None:
+        listener(zip(pend.tolist(), victim.tolist(), [e.ID[DRAW]] * pend.size))
     st.turn_count[pend] += 1
     penalty.draw_penalty(e, st, pend)
     st.declared[pend] = False
-    over = pend[(st.turn_count[pend] >= e.config.max_turns_per_round) & (st.phase[pend] != OVER)]
+    over = pend[(st.turn_count[pend] >= e.max_turns) & (st.phase[pend] != OVER)]
     if over.size:  # E3
         scoring.end_blocked_round(e, st, over, truncated=True)
 
 
-def forced_draw_rows(e, st: State, R: np.ndarray, tface: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def forced_draw_rows(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The kinds each seat asked in ``R`` may play in its turn ((n, W) bits, for ``legal.refresh``) and
     the positions in ``R`` of the seats that can only draw: own turn, nothing playable, nobody to catch."""
     S = sel(R)
@@ -70,7 +77,8 @@ def forced_draw_rows(e, st: State, R: np.ndarray, tface: np.ndarray) -> tuple[np
     return bits, flat(forced)
 
 
-def draw_chains(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
+def draw_chains(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray, window: int = 8,
+                listener: Listener | None = None) -> None:
     """Resolve chains of forced draws starting with the seat asked in ``R`` (which must draw).
 
     Seat j of the chain (j = 0 is the seat asked, then on in the direction of play) draws the
@@ -78,10 +86,11 @@ def draw_chains(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
     first seat holding a playable card (its turn) or drawing one (it may play it: phase DRAWN).
     When the pile runs out mid-chain the discard pile is reshuffled at that moment, exactly as
     one draw at a time would, and the chain goes on.  What cannot be settled this way (no card
-    left to draw, two full laps, ``max_turns_per_round``) is left to the general path.
+    left to draw, two full laps, ``max_turns_per_round``) is left to the general path.  ``window``: the
+    seats one pass looks ahead (``Settling.chain_window``); ``listener`` hears of each draw and pass.
     """
     for _ in range(100_000):  # a reshuffle keeps the top card, so ``tface`` holds throughout
-        short = draw_chain_window(e, st, R, tface)  # rows whose chain goes on past this window
+        short = draw_chain_window(e, st, R, tface, window, listener)  # rows whose chain goes on past this window
         if not np.count_nonzero(short):
             return
         R, tface = R[short], tface[short]
@@ -90,11 +99,12 @@ def draw_chains(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
             piles.reshuffle(e, st, R[out])
             empty = out & (st.draw_n[R] == 0)
             if np.count_nonzero(empty):
-                pass_until_playable(e, st, R[empty], tface[empty])
+                pass_until_playable(e, st, R[empty], tface[empty], listener)
             R, tface = R[~empty], tface[~empty]
 
 
-def pass_until_playable(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
+def pass_until_playable(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray,
+                        listener: Listener | None = None) -> None:
     """Nothing left to draw (E1): each seat without a playable card passes in turn until one can
     play; a full cycle of passes ends the round as blocked (E2)."""
     P = e.P
@@ -109,7 +119,7 @@ def pass_until_playable(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
     hp[:, 0] = False
     k = np.where(hp.any(1), hp.argmax(1), P + 1)  # seats 0..k-1 pass
     passes = st.passes[R] + k
-    room = e.config.max_turns_per_round - st.turn_count[R]
+    room = e.max_turns - st.turn_count[R]
     blocked = passes >= P
     ok = (k < room) & ~blocked
     if np.count_nonzero(ok):
@@ -124,29 +134,28 @@ def pass_until_playable(e, st: State, R: np.ndarray, tface: np.ndarray) -> None:
             memory.lacked(e, st, np.repeat(Ro, passed.sum(1)), seat[ok][passed])
         st.actor[Ro] = nxt
         st.turn_seat[Ro] = nxt
-        if e.log is not None:
-            for i in flat(ok).tolist():
-                e.log.extend((int(R[i]), int(seat[i, q]), e.ID[DRAW]) for q in range(int(k[i])))
+        if listener is not None:
+            listener(_moves(R, seat, flat(ok), k, e.ID[DRAW]))
     b = blocked & ((P - st.passes[R]) < room)
     if np.count_nonzero(b):  # the P-th consecutive pass blocks the round
         Rb = R[b]
         q = (P - st.passes[Rb]).astype(np.int64)
-        if e.log is not None:
-            for i, qi in zip(flat(b).tolist(), q.tolist()):
-                e.log.extend((int(R[i]), int(seat[i, t]), e.ID[DRAW]) for t in range(qi))
+        if listener is not None:
+            listener(_moves(R, seat, flat(b), P - st.passes[R], e.ID[DRAW]))
         st.turn_count[Rb] += q.astype(np.int32)
         st.passes[Rb] = P
         scoring.end_blocked_round(e, st, Rb)
 
 
-def draw_chain_window(e, st: State, R: np.ndarray, tface: np.ndarray) -> np.ndarray:
+def draw_chain_window(e: RuleTables, st: State, R: np.ndarray, tface: np.ndarray, window: int = 8,
+                      listener: Listener | None = None) -> np.ndarray:
     """One window of ``draw_chains`` over the current piles (``tface``: the top card's face per row);
     returns which rows of ``R`` (a boolean mask) have a chain that goes on: it reached the end of
-    the draw pile or of the look-ahead window (``Engine.chain_window`` seats)."""
-    c, P = e.config, e.P
+    the draw pile or of the look-ahead window (``window`` seats)."""
+    P = e.P
     n = R.size
-    J = e.chain_window  # most chains end within a few seats; longer ones take another pass
-    if c.drawn_card_play == "never":  # a seat may draw a card it can play and still pass the turn:
+    J = window  # most chains end within a few seats; longer ones take another pass
+    if e.drawn_never:  # a seat may draw a card it can play and still pass the turn:
         J = min(J, P)  # a pass must not meet it again, since ``has_play`` is read at the pass's start
     ar = np.arange(n)
     playb = matching.matching_bits(e, st, R, tface)  # (n, W) kinds playable on the (fixed) top card
@@ -165,7 +174,7 @@ def draw_chain_window(e, st: State, R: np.ndarray, tface: np.ndarray) -> np.ndar
     card = st.draw.reshape(-1)[(R * e.N)[:, None] + np.maximum(dn[:, None] - 1 - j, 0)].astype(np.intp)
     hp = has_play.reshape(-1)[(ar * P)[:, None] + seat]  # (n, J): seat j holds a playable card
     hp[:, 0] = False
-    if c.drawn_card_play != "never":  # seat j's card (from the top) is playable
+    if not e.drawn_never:  # seat j's card (from the top) is playable
         word = playb[:, 0, None] if e.W == 1 else playb.reshape(-1)[(ar * e.W)[:, None] + e.KWORD[card]]
         dp = ((word & e.KBIT[card]) != 0) & (j < dn[:, None])
     else:
@@ -174,7 +183,7 @@ def draw_chain_window(e, st: State, R: np.ndarray, tface: np.ndarray) -> np.ndar
     js = stop.argmax(1)
     by_draw = dp[ar, js] & ~hp[ar, js]
     L = js + by_draw  # cards drawn along the chain
-    room = c.max_turns_per_round - st.turn_count[R]
+    room = e.max_turns - st.turn_count[R]
     done = any_row(stop) & (L <= dn) & (L < room)
     # no stop in sight: draw as far as this pass has checked, then go on.  The seat after the last
     # drawer must be one checked too (position J - 1 at most): the next pass assumes it must draw
@@ -199,10 +208,8 @@ def draw_chain_window(e, st: State, R: np.ndarray, tface: np.ndarray) -> np.ndar
         st.drew_on.reshape(-1)[cell] = st.color[Rt][:, None]
         if st.memory is not None:  # memory hook: forced draws on the active colour
             memory.chain_drew(e, st, Rt, seat_t, L_t)
-        if e.log is not None:
-            draw_id = e.ID[DRAW]
-            for i in take.tolist():
-                e.log.extend((int(R[i]), int(seat[i, k]), draw_id) for k in range(int(L[i])))
+        if listener is not None:
+            listener(_moves(R, seat, take, L, e.ID[DRAW]))
     m = done | short
     k = np.count_nonzero(m)
     if k:
@@ -216,3 +223,13 @@ def draw_chain_window(e, st: State, R: np.ndarray, tface: np.ndarray) -> np.ndar
         st.phase[Rm] = np.where(bd, DRAWN, TURN)
         st.drawn[Rm] = np.where(bd, card[ar[mi], np.minimum(end, J - 1)], -1)
     return short
+
+
+def _moves(R: np.ndarray, seat: np.ndarray, rows: np.ndarray, k: np.ndarray, action: int) -> list:
+    """The ``(row, seat, action)`` of the moves along ``rows``' chains: the first ``k[i]`` seats of
+    ``seat[i]`` for each position ``i`` of ``rows`` in ``R``, in order (a ``Listener``'s entries)."""
+    out: list[tuple[int, int, int]] = []
+    for i in rows.tolist():
+        r = int(R[i])
+        out.extend((r, s, action) for s in seat[i, :int(k[i])].tolist())
+    return out

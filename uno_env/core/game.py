@@ -22,13 +22,15 @@ from __future__ import annotations
 import numpy as np
 
 from .config import RuleConfig, make_rules
-from .memory import MemoryView
+from .memory_view import MemoryView
 from .notation import load_position, snapshot
 from .observe import Observer
 from .rules import Engine, StepResult, all_rows
 from .scalar import ScalarStepper
+from .settling import Listener, Settling
 from .state import OVER, State
 
+FORCED_MOVES = ("bulk", "one_by_one")
 _ROW = all_rows(1)  # the row of a batch of one (the engine reads it as the whole batch)
 
 
@@ -59,12 +61,27 @@ class VecGame:
             which also turns on the table's memory (``core.memory``: ``State.memory``, read through ``memory``),
             or ``"v2"``, the older and shorter layout (the first part of v3), whose games skip the memory and
             cost less.
+        forced_moves: ``"bulk"`` (default: chains of forced draws and unanswerable penalties taken many
+            at once, ``core.forced``) or ``"one_by_one"`` (each through the legal masks, so that a listener
+            hears of each before it is applied, with the game as it was: slower, the same games).
+        chain_window: seats one pass of the forced-draw chains looks ahead (2 to 64; a speed setting,
+            the same games).
         **options: rule options overriding the preset (the names of rules §9).
+
+    The calls that move games (``step``, ``reset``, ``new_game``, ``next_round``, ``deal_on``, ``load``) take
+    a ``listener`` (``core.settling.Listener``): it hears of every action applied, chosen and forced, as
+    ``(row, seat, action id)`` tuples, each before it is applied (``list.extend`` is one).  It belongs to
+    the call: any number of listeners may follow one game, each passed to the calls it wants to hear of.
     """
 
     def __init__(self, rules: str | RuleConfig = "standard_en", num_players: int = 4,
-                 batch_size: int = 1, seed=None, autoreset: bool = True, observation: str = "v3", **options):
+                 batch_size: int = 1, seed=None, autoreset: bool = True, observation: str = "v3",
+                 forced_moves: str = "bulk", chain_window: int = 8, **options):
+        if forced_moves not in FORCED_MOVES:
+            raise ValueError(f"forced_moves={forced_moves!r} is not allowed; use one of: {', '.join(FORCED_MOVES)}")
         self.rules = make_rules(rules, **options)
+        self.settling = Settling(bulk=forced_moves == "bulk", chain_window=chain_window)
+        self.forced_moves = forced_moves
         self.engine = Engine(self.rules, num_players)
         self.observer = Observer(self.engine, observation)
         self.num_players = self.engine.P
@@ -77,12 +94,25 @@ class VecGame:
         self._scalar = ScalarStepper(self.engine) if self.batch_size == 1 else None
         self.reset(seed)
 
+    def __setstate__(self, state: dict) -> None:
+        """A game pickled before ``forced_moves`` and ``chain_window`` were the game's takes the defaults (the
+        engine kept them then; it keeps only its configuration now)."""
+        state.setdefault("settling", Settling())
+        state.setdefault("forced_moves", "bulk")
+        self.__dict__.update(state)
+
     # ----------------------------------------------------------------- core loop
-    def reset(self, seed=None) -> None:
+    def settling_with(self, listener: Listener | None) -> Settling:
+        """This game's ``Settling`` (``forced_moves``, ``chain_window``) with ``listener``, for the engine's
+        calls (``Engine.wrong_card_penalty``...)."""
+        how = self.settling
+        return how if listener is None else Settling(how.bulk, how.chain_window, listener)
+
+    def reset(self, seed=None, listener: Listener | None = None) -> None:
         """Start a new game in every row."""
         rows = np.arange(self.batch_size)
         self.engine.seed_rows(self.state, rows, _seeds(seed, self.batch_size))
-        self.engine.new_games(self.state, rows)
+        self.engine.new_games(self.state, rows, self.settling_with(listener))
 
     def legal_mask(self) -> np.ndarray:
         """``(B, A) bool`` legal actions of each game's acting seat (read-only view)."""
@@ -95,33 +125,33 @@ class VecGame:
         """``(B,)`` the seat asked in each game (-1 where the round is over and waiting)."""
         return np.where(self.state.phase == OVER, -1, self.state.actor).astype(np.int64)
 
-    def step(self, actions) -> StepResult:
+    def step(self, actions, listener: Listener | None = None) -> StepResult:
         """Apply one action per game; see ``StepResult``.  Raises ``IllegalActionError`` (a
         ``ValueError``) naming the game, the action and the legal ones if any action is illegal; no
-        game is changed then."""
+        game is changed then.  ``listener`` hears of every action applied, the forced ones included."""
         if self._scalar is not None:
-            return self._step_one(actions)
-        return self.engine.step(self.state, actions, autoreset=self.autoreset)
+            return self._step_one(actions, listener)
+        return self.engine.step(self.state, actions, self.autoreset, self.settling_with(listener))
 
-    def _step_one(self, actions) -> StepResult:
+    def _step_one(self, actions, listener: Listener | None) -> StepResult:
         """``Engine.step`` for a batch of one through the scalar path (``core.scalar``): the same
         checks, moves and result at a fraction of the cost of the array operations on one row."""
         e, st = self.engine, self.state
         a = np.asarray(actions)
         if a.shape != (1,) or not np.issubdtype(a.dtype, np.integer) or st.phase.item(0) == OVER:
-            return e.step(st, a, autoreset=self.autoreset)  # its error, or a round already over
+            return e.step(st, a, self.autoreset, self.settling_with(listener))  # its error, or a round already over
         e.check_rows(st, _ROW, a)
-        self._scalar.step(st, a.item(0))  # type: ignore[union-attr]  # set: _step_one's caller checked
+        self._scalar.step(st, a.item(0), listener)  # type: ignore[union-attr]  # set: _step_one's caller checked
         out = e.result(st, np.zeros(1, bool))
         if self.autoreset and out.round_over.item(0):
-            e.deal_and_settle(st, _ROW, out)
+            e.deal_and_settle(st, _ROW, out, self.settling_with(listener))
         return out
 
-    def next_round(self, rows) -> None:
+    def next_round(self, rows, listener: Listener | None = None) -> None:
         """Deal the next round in finished ``rows`` (a new game where the game is over)."""
-        self.engine.next_rounds(self.state, np.atleast_1d(np.asarray(rows, np.intp)))
+        self.engine.next_rounds(self.state, np.atleast_1d(np.asarray(rows, np.intp)), how=self.settling_with(listener))
 
-    def deal_on(self, rows) -> np.ndarray:
+    def deal_on(self, rows, listener: Listener | None = None) -> np.ndarray:
         """Deal the next round of the same game in finished ``rows``, again where a deal ends its round at
         once (forced moves, as with one-card hands), until each has a round in play or its game is over;
         returns the rows whose game ended on the way (they wait, over)."""
@@ -131,7 +161,7 @@ class VecGame:
             todo = rows[(st.phase[rows] == OVER) & ~st.game_over[rows]]
             if todo.size == 0:
                 return rows[st.phase[rows] == OVER]
-            self.next_round(todo)
+            self.next_round(todo, listener)
 
     @property
     def memory(self) -> MemoryView | None:
@@ -143,12 +173,12 @@ class VecGame:
         """The one-game stepper of a batch of one (None otherwise), shared by the one-game environments."""
         return self._scalar
 
-    def new_game(self, rows, seeds=None) -> None:
+    def new_game(self, rows, seeds=None, listener: Listener | None = None) -> None:
         """Start new games in ``rows`` (optionally reseeding them)."""
         rows = np.atleast_1d(np.asarray(rows, np.intp))
         if seeds is not None:
             self.engine.seed_rows(self.state, rows, np.asarray(seeds, np.int64))
-        self.engine.new_games(self.state, rows)
+        self.engine.new_games(self.state, rows, self.settling_with(listener))
 
     def observe(self, seats=None, rows=None) -> np.ndarray:
         """``(n, observation_size) float32`` observations; by default of every game's acting seat."""
@@ -188,10 +218,10 @@ class VecGame:
         """The position of game ``row`` in the notation (docs/notation.md; JSON-serialisable)."""
         return snapshot(self.engine, self.state, row)
 
-    def load(self, setup: dict, row: int = 0) -> None:
+    def load(self, setup: dict, row: int = 0, listener: Listener | None = None) -> None:
         """Set game ``row`` to the position ``setup`` (docs/notation.md); its rules, options and player
-        count must be this game's."""
-        load_position(self.engine, self.state, row, setup)
+        count must be this game's.  ``listener`` hears of the forced moves it takes."""
+        load_position(self.engine, self.state, row, setup, self.settling_with(listener))
 
     @classmethod
     def from_position(cls, setup: dict, batch_size: int = 1, autoreset: bool = False,

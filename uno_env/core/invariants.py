@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rules import Engine
 from .state import CHOOSE_COLOR, OVER, PHASE_NAMES
 
 
@@ -25,7 +26,7 @@ def row_counts(piles: np.ndarray, n: np.ndarray, K: int) -> np.ndarray:
     return np.bincount(flat, minlength=B * K).reshape(B, K)
 
 
-def violations(engine, st, check_mask: bool = True) -> list[str]:
+def violations(engine: Engine, st, check_mask: bool = True) -> list[str]:
     """Problems found in ``st`` (one line each, naming the game); empty if every invariant holds."""
     K, P, B = engine.K, engine.P, st.batch_size
     out: list[str] = []

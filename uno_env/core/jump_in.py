@@ -15,16 +15,18 @@ import numpy as np
 from . import chance, matching
 from .rows import any_bits, any_row
 from .state import DEFLECT, JUMP, NOT_ASKED, PENDING, TURN, State
+from .tables import RuleTables
+from .twins import ScalarTables
 
 
-def offer_jump_in(e, st: State, R, exclude_origin: bool) -> None:
+def offer_jump_in(e: RuleTables, st: State, R, exclude_origin: bool) -> None:
     """After a new top card: ask the seats holding the identical card, in turn order (E12, E13)."""
     c = e.config
     if not c.jump_in or R.size == 0:
         return
     phase = st.phase[R]
     ok = (phase == TURN) | (phase == DEFLECT)
-    if c.stacking != "none":  # E14: a jump-in adds to the pending total
+    if e.stacks:  # E14: a jump-in adds to the pending total
         ok |= (phase == PENDING) & ~st.challengeable[R]
     R = R[ok]
     if R.size == 0:
@@ -49,12 +51,12 @@ def offer_jump_in(e, st: State, R, exclude_origin: bool) -> None:
     ask_in_order(e, st, R, np.where(elig, rank, NOT_ASKED))
 
 
-def turn_order_after_origin(e, st: State, R) -> np.ndarray:
+def turn_order_after_origin(e: RuleTables, st: State, R) -> np.ndarray:
     """(n, P) each seat's place in turn order from the seat after the one that played (0 first)."""
     return ((np.arange(e.P)[None, :] - st.origin[R][:, None]) * st.direction[R][:, None] - 1) % e.P
 
 
-def ask_in_order(e, st: State, R, rank) -> None:
+def ask_in_order(e: RuleTables, st: State, R, rank) -> None:
     """Open an out-of-turn offer (phase JUMP) in ``R``: the seats are asked by ``rank`` (``NOT_ASKED``:
     never); after the last ``pass`` the seat to move resumes where it was."""
     rank = rank.astype(np.int8)
@@ -65,7 +67,7 @@ def ask_in_order(e, st: State, R, rank) -> None:
     st.phase[R] = JUMP
 
 
-def act_pass(e, st: State, R, a) -> None:
+def act_pass(e: RuleTables, st: State, R, a) -> None:
     """``pass`` on an offer: the next seat in the offer's order is asked, or the seat to move resumes."""
     rank = st.offer_rank[R].astype(np.int16)
     cur = rank[np.arange(len(R)), st.actor[R]]
@@ -77,7 +79,7 @@ def act_pass(e, st: State, R, a) -> None:
     st.offer_rank[R[~more]] = NOT_ASKED
 
 
-def jump_bits(e, st: State, R, actor, side, tface) -> np.ndarray:
+def jump_bits(e: RuleTables, st: State, R, actor, side, tface) -> np.ndarray:
     """(n, W) the kinds a seat offered a jump-in may play: the identical card (none on a catch offer
     without jump-ins); the hard restriction binds a jump-in too (rules §1.2)."""
     if not e.config.jump_in:
@@ -88,12 +90,12 @@ def jump_bits(e, st: State, R, actor, side, tface) -> np.ndarray:
     return b
 
 
-def jump_bits_one(s, st: State, actor: int) -> int:
+def jump_bits_one(s: ScalarTables, st: State, actor: int) -> int:
     """Scalar twin of ``jump_bits``."""
     return s.identical[s.top_face(st)] & s.held(st, actor) if s.jump_in else 0
 
 
-def act_pass_one(s, st: State, seat: int) -> None:
+def act_pass_one(s: ScalarTables, st: State, seat: int) -> None:
     """Scalar twin of ``act_pass``."""
     rank = st.offer_rank[0].tolist()
     cur = rank[seat]
@@ -108,13 +110,13 @@ def act_pass_one(s, st: State, seat: int) -> None:
         st.offer_rank[0] = NOT_ASKED
 
 
-def offer_jump_in_one(s, st: State) -> None:
+def offer_jump_in_one(s: ScalarTables, st: State) -> None:
     """Scalar twin of ``offer_jump_in``: the engine opens the offer when a seat holds the identical
     card (rare), so the scalar path only looks for one."""
     if not s.jump_in:
         return
     phase = st.phase.item(0)
-    if not (phase == TURN or phase == DEFLECT or (s.stacking and phase == PENDING and not st.challengeable.item(0))):
+    if not (phase == TURN or phase == DEFLECT or (s.stacks and phase == PENDING and not st.challengeable.item(0))):
         return
     ident = s.identical[s.top_face(st)]
     nxt, origin = st.actor.item(0), st.origin.item(0)

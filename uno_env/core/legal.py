@@ -17,9 +17,11 @@ from .actions import ACCEPT, CHALLENGE, DRAW, KEEP, PASS
 from .matching import playable_bits, top_face
 from .rows import any_bits, flat, sel
 from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, OVER, PENDING, PHASE_NAMES, TURN, State
+from .tables import RuleTables
+from .twins import ScalarTables
 
 
-def refresh(e, st: State, R, bits: np.ndarray | None = None, tface: np.ndarray | None = None) -> None:
+def refresh(e: RuleTables, st: State, R, bits: np.ndarray | None = None, tface: np.ndarray | None = None) -> None:
     """Recompute the legal-action mask and count of ``R`` (``bits``: their turn-playable kinds, and
     ``tface``: the top card's face, if known)."""
     R = np.asarray(R, np.intp)
@@ -81,7 +83,7 @@ def refresh(e, st: State, R, bits: np.ndarray | None = None, tface: np.ndarray |
         pend = phase == PENDING
         chal = st.challengeable[S]
         draw = ((phase == TURN) & draw) | (pend & ~chal)
-        keep = (phase == DRAWN) & (c.drawn_card_play != "forced")
+        keep = (phase == DRAWN) & e.keep_ok
         passing = (phase == JUMP) | (phase == DEFLECT)
         answer = pend & chal
         m[:, e.ID[DRAW]] = draw
@@ -108,7 +110,7 @@ def refresh(e, st: State, R, bits: np.ndarray | None = None, tface: np.ndarray |
         st.nlegal[S] = nplay + extra
 
 
-def refresh_one(s, st: State) -> None:
+def refresh_one(s: ScalarTables, st: State) -> None:
     """Scalar twin of ``refresh`` for the game of one of ``ScalarStepper`` ``s`` (the batched one for a
     colour choice or under the hard restriction)."""
     phase = st.phase.item(0)
@@ -142,8 +144,9 @@ def refresh_one(s, st: State) -> None:
             seen.add(k)
         m[s.plays[k]] = True
         n += s.nplays[k]
-        if s.self_target[k] is not None:
-            m[s.self_target[k][actor]] = False
+        own = s.self_target[k]
+        if own is not None:
+            m[own[actor]] = False
     ids = s.id
     if phase == TURN:
         draw = not bits or (s.voluntary and (st.draw_n.item(0) > 0 or st.disc_n.item(0) > 1))

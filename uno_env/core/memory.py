@@ -42,13 +42,13 @@ may have played another copy, so the observer keeps ``max(known - 1, 0)``.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .actions import CHALLENGE, PLAY
 from .actions import CHOOSE as A_CHOOSE
+from .actions import PLAY
+from .tables import RuleTables
 
 HISTORY = 8  # plays remembered in order (observation v3's ``recent``)
 SEAT_FIELDS = ("lacks", "drawn", "held", "last_col", "last_prev", "last_flags", "last_at", "decl", "decl_at")
@@ -64,7 +64,7 @@ class MemoryTables:
     (``symbols``), then the ``C`` colours declared (from ``declared_at``).  A colour slot below ``C`` is the
     global colour id (``C`` is 4, or 8 for the two sides of UNO Flip)."""
 
-    def __init__(self, e):
+    def __init__(self, e: RuleTables):
         self.P, self.F, self.K = P, F, _ = e.P, e.F, e.K
         self.deck = e.deck
         self.two_sided = e.two_sided
@@ -129,7 +129,7 @@ class MemoryTables:
         return np.bincount(cell.ravel(), kinds_counts.ravel().astype(np.int64), n * F).reshape(n, F)
 
 
-def tables(e) -> MemoryTables:
+def tables(e: RuleTables) -> MemoryTables:
     """The engine's ``MemoryTables``, built the first time a hook or a reader needs them."""
     t = e.memory_tables
     if t is None:
@@ -269,7 +269,7 @@ class Memory:
 
 
 # ------------------------------------------------------------------ batched hooks (Engine)
-def new_game(e, st, R) -> None:
+def new_game(e: RuleTables, st, R) -> None:
     """A new game: the last challenge seen (kept across the rounds of a game) is forgotten too."""
     mem = st.memory
     mem.challenges[R] = 0
@@ -281,7 +281,7 @@ def new_game(e, st, R) -> None:
 _CLEAR_RECORD = np.array([-1 if f in ("last_col", "last_prev", "decl") else 0 for f in SEAT_FIELDS], np.int32)
 
 
-def reset(e, st, R) -> None:
+def reset(e: RuleTables, st, R) -> None:
     """A deal or a loaded position: a new round starts with nothing remembered."""
     mem = st.memory
     for name in ("tally", "known", "reveals", "history", "plays_n"):
@@ -291,7 +291,7 @@ def reset(e, st, R) -> None:
     mem.lack_n[R] = -1
 
 
-def drew(e, st, R, seats, counts) -> None:
+def drew(e: RuleTables, st, R, seats, counts) -> None:
     """Seats took ``counts`` cards from the draw pile (a draw, a penalty, a catch); a seat that found the
     piles empty took none, and what it played since it last drew still holds."""
     mem = st.memory
@@ -307,7 +307,7 @@ def drew(e, st, R, seats, counts) -> None:
     mem.lack_n[R, seats] = np.where(ln >= 0, np.minimum(ln + more, LACK_CAP), -1)
 
 
-def lacked(e, st, R, seats) -> None:
+def lacked(e: RuleTables, st, R, seats) -> None:
     """Seats drew, or passed, in their turn on the active colour (they could or would not match it)."""
     mem = st.memory
     mem.lacks[R, seats] |= np.left_shift(1, st.color[R].astype(np.int16)).astype(np.int16)
@@ -316,7 +316,7 @@ def lacked(e, st, R, seats) -> None:
     mem.lack_n[R[ok], seats[ok], c[ok]] = 0
 
 
-def chain_drew(e, st, R, seats, counts) -> None:
+def chain_drew(e: RuleTables, st, R, seats, counts) -> None:
     """A chain of forced draws: seat ``seats[i, j]`` drew one card on the active colour, ``j < counts[i]``
     (a seat may come round twice)."""
     mem, t = st.memory, tables(e)
@@ -338,7 +338,7 @@ def chain_drew(e, st, R, seats, counts) -> None:
     mem.lacks[game, seat] |= np.broadcast_to(bit[:, None], on.shape)[on]
 
 
-def played(e, st, R, seats, kinds, actions) -> None:
+def played(e: RuleTables, st, R, seats, kinds, actions) -> None:
     """Seats played ``kinds`` by ``actions`` (before the card's effect)."""
     if R.size == 1:  # one game (the one-game path's rarer plays come here): ``played_one``'s item writes
         played_one(e, st, np.asarray(seats).item(0), np.asarray(actions).item(0), R.item(0))
@@ -366,7 +366,7 @@ def played(e, st, R, seats, kinds, actions) -> None:
     mem.plays_n[R] = n + 1
 
 
-def chose(e, st, R, seats, actions) -> None:
+def chose(e: RuleTables, st, R, seats, actions) -> None:
     """Seats declared a colour (a wild first card, a wild revealed by a flip)."""
     mem, t = st.memory, tables(e)
     mem.tally[R, seats] += t.ACTION_TALLY[actions]
@@ -376,7 +376,7 @@ def chose(e, st, R, seats, actions) -> None:
     mem.decl_at[R[has], seats[has]] = mem.plays_n[R[has]]
 
 
-def exchanged(e, st, R, a, b) -> None:
+def exchanged(e: RuleTables, st, R, a, b) -> None:
     """After seats ``a`` and ``b`` swapped hands: each knows the hand it gave; what the others knew,
     and the evidence about each hand, moves with it."""
     mem, t = st.memory, tables(e)
@@ -392,7 +392,7 @@ def exchanged(e, st, R, a, b) -> None:
     mem.reveals[R] += 1
 
 
-def rotated(e, st, R, d) -> None:
+def rotated(e: RuleTables, st, R, d) -> None:
     """After every hand passed one seat on in direction ``d``: each seat knows the hand it passed."""
     mem, t = st.memory, tables(e)
     P = t.P
@@ -413,7 +413,7 @@ def rotated(e, st, R, d) -> None:
     mem.reveals[R] += 1
 
 
-def challenged(e, st, R, challenger, offender, guilty) -> None:
+def challenged(e: RuleTables, st, R, challenger, offender, guilty) -> None:
     """A challenge: the offender's hand is shown to the challenger (rules §1.6), before any card moves."""
     mem, t = st.memory, tables(e)
     hand = st.hands[R, offender]
@@ -435,7 +435,7 @@ def challenged(e, st, R, challenger, offender, guilty) -> None:
         mem.lack_n[Ri[ok], oi[ok], c[ok]] = 0
 
 
-def returned(e, st, R, seats, kinds) -> None:
+def returned(e: RuleTables, st, R, seats, kinds) -> None:
     """A guilty card taken back into its player's hand (``retract_and_draw_2``): everyone saw it."""
     mem, t = st.memory, tables(e)
     face = t.KF[st.side[R].astype(np.intp), kinds] if t.two_sided else kinds
@@ -444,7 +444,7 @@ def returned(e, st, R, seats, kinds) -> None:
     mem.reveals[R] += 1
 
 
-def flipped(e, st, R) -> None:
+def flipped(e: RuleTables, st, R) -> None:
     """UNO Flip: every card turns over; the faces the observers knew no longer show."""
     mem = st.memory
     mem.known[R] = 0
@@ -452,7 +452,7 @@ def flipped(e, st, R) -> None:
 
 
 # ------------------------------------------------------------------ one-game hooks (ScalarStepper)
-def drew_one(e, st, seat: int, k: int, row: int = 0) -> None:
+def drew_one(e: RuleTables, st, seat: int, k: int, row: int = 0) -> None:
     """``drew`` of one seat in game ``row`` (0: the one-game path's), by item reads and writes."""
     if not k:  # nothing drawn: nothing changes (the counts are capped, the lacks stay)
         return
@@ -466,7 +466,7 @@ def drew_one(e, st, seat: int, k: int, row: int = 0) -> None:
             lack_n[c] = n + k if n + k < LACK_CAP else LACK_CAP
 
 
-def lacked_one(e, st, seat: int) -> None:
+def lacked_one(e: RuleTables, st, seat: int) -> None:
     mem = st.memory
     c = st.color.item(0)
     mem.lacks[0, seat] |= 1 << c
@@ -474,7 +474,7 @@ def lacked_one(e, st, seat: int) -> None:
         mem.lack_n[0, seat, c] = 0
 
 
-def played_one(e, st, seat: int, a: int, row: int = 0) -> None:
+def played_one(e: RuleTables, st, seat: int, a: int, row: int = 0) -> None:
     """``played`` of one seat in game ``row`` (0: the one-game path's), by item reads and writes."""
     mem, t = st.memory, e.memory_tables or tables(e)
     tally = mem.tally[row, seat]
@@ -514,7 +514,7 @@ def _faces_one(t: MemoryTables, st, hands: np.ndarray) -> np.ndarray:
     return np.bincount(cell.ravel(), hands.ravel().astype(np.int64), n * F).reshape(n, F)
 
 
-def exchanged_one(e, st, a: int, b: int) -> None:
+def exchanged_one(e: RuleTables, st, a: int, b: int) -> None:
     """``exchanged`` of game 0, with a few whole-row copies."""
     mem, t = st.memory, tables(e)
     ab, ba = [a, b], [b, a]
@@ -529,7 +529,7 @@ def exchanged_one(e, st, a: int, b: int) -> None:
     mem.reveals[0] = mem.reveals.item(0) + 1
 
 
-def rotated_one(e, st, d: int) -> None:
+def rotated_one(e: RuleTables, st, d: int) -> None:
     """``rotated`` of game 0, with a few whole-row copies."""
     mem, t = st.memory, tables(e)
     P = t.P
@@ -547,46 +547,13 @@ def rotated_one(e, st, d: int) -> None:
     mem.reveals[0] = mem.reveals.item(0) + 1
 
 
-def flipped_one(e, st) -> None:
+def flipped_one(e: RuleTables, st) -> None:
     mem = st.memory
     mem.known[0] = 0
     mem.reveals[0] = 0
 
 
-# ------------------------------------------------------------------ readers
-class MemoryView:
-    """The memory of a game's state with the readers agents and tables use (``VecGame.memory``): its
-    arrays by name (``view.known``, ``view.plays_n``), always those of the state's current ``memory``,
-    and ``plays``, ``last_challenge``, which need the configuration's deck."""
-
-    def __init__(self, engine, state):
-        self.engine, self.state = engine, state
-
-    def __getattr__(self, name: str):
-        if name in ("engine", "state"):  # not set yet (a copy being rebuilt)
-            raise AttributeError(name)
-        return getattr(self.state.memory, name)
-
-    def nbytes_per_game(self) -> float:
-        return self.state.memory.nbytes / self.state.batch_size
-
-    def plays(self, row: int) -> list[tuple[int, int, int]]:
-        """The remembered plays of game ``row``, oldest first: (seat, face, declared colour or -1)."""
-        return remembered_plays(self.state.memory, row)
-
-    def last_challenge(self, row: int = 0) -> dict | None:
-        """The last challenge of game ``row``, as its challenger saw it (rules §1.6: the hand is shown to the
-        challenger only; give it to nobody else): ``{"challenger", "offender", "hand", "guilty"}``, the
-        hand as card names in the notation (docs/notation.md), or None before any challenge."""
-        mem = self.state.memory
-        if not mem.challenges[row]:
-            return None
-        deck = self.engine.deck
-        kinds = np.repeat(np.arange(self.engine.K), np.maximum(mem.shown[row], 0))
-        return {"challenger": int(mem.challenger[row]), "offender": int(mem.offender[row]),
-                "hand": [deck.kind_name(int(k)) for k in kinds], "guilty": bool(mem.guilty[row])}
-
-
+# ------------------------------------------------------------------ the history's code
 def remembered_plays(mem: Memory, row: int) -> list[tuple[int, int, int]]:
     """The remembered plays of game ``row``, oldest first: (seat, face, declared colour or -1)."""
     n = int(mem.plays_n[row])
@@ -602,36 +569,4 @@ def play_code(seat: int, face: int, declared: int) -> int:
     return seat | face << _SEAT_BITS | (declared + 1) << (_SEAT_BITS + _FACE_BITS)
 
 
-def enable(engine, state) -> MemoryView:
-    """Give ``state`` an empty memory if it has none (its hooks record from the next move; a state made with
-    ``Engine.new_state(memory=True)`` has one from the start)."""
-    if state.memory is None:
-        state.memory = Memory.zeros(state.batch_size, tables(engine))
-    return MemoryView(engine, state)
-
-
-def challenged_hand(engine, st, row: int, action: int) -> dict | None:
-    """What ``action`` would show its seat in game ``row`` if it is a challenge (rules §1.6: the offender's
-    hand, to the challenger only), read before the challenge is applied; None for any other action.
-    ``{"challenger", "offender", "hand" (card names, docs/notation.md), "guilty"}``.  For the AEC env's
-    ``infos`` and a human challenger's screen; needs no memory (any observation layout)."""
-    if engine.A_KIND[action] != CHALLENGE:
-        return None
-    off = int(st.origin[row])
-    names = _kind_names(engine.deck)
-    hand = [names[k] for k, n in enumerate(st.hands[row, off].tolist()) for _ in range(n)]  # kind order, as dealt
-    return {"challenger": int(st.actor[row]), "offender": off, "hand": hand, "guilty": bool(st.guilty[row])}
-
-
-_KIND_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _kind_names(deck) -> list[str]:
-    """``deck.kind_name`` of every kind (read once per deck: a challenge's hand is named card by card)."""
-    names = _KIND_NAMES.get(deck)
-    if names is None:
-        names = _KIND_NAMES[deck] = [deck.kind_name(k) for k in range(deck.num_kinds)]
-    return names
-
-
-__all__ = ["HISTORY", "Memory", "MemoryTables", "MemoryView", "SEAT_FIELDS", "challenged_hand", "enable", "tables"]
+__all__ = ["HISTORY", "Memory", "MemoryTables", "SEAT_FIELDS", "play_code", "remembered_plays", "tables"]

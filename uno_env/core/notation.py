@@ -59,9 +59,23 @@ from typing import Any
 import numpy as np
 
 from . import chance, matching, memory
-from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SKIP, SWAP_IN_TURN, symbol_name
+from .cards import COLOR_LETTERS, FREE, NO_COLOR, NUM_COLOR_STATES, SKIP, SWAP_IN_TURN
 from .config import PRESETS, RuleConfig, make_rules
-from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, NOT_ASKED, OVER, PENDING, PHASE_NAMES, TURN
+from .notation_fields import (
+    PositionError,
+    bool_field,
+    cards_text,
+    color_field,
+    color_text,
+    fail,
+    int_field,
+    seat_field,
+)
+from .notation_memory import load_memory, memory_snapshot
+from .rules import Engine
+from .settling import DEFAULT_SETTLING, Settling
+from .state import CHOOSE_COLOR, DEFLECT, DRAWN, JUMP, NOT_ASKED, OVER, PENDING, PHASE_NAMES, TURN, State
+from .tables import RuleTables
 
 SETUP_KEYS = {"rules", "options", "players", "seed", "hands", "discard", "color", "draw_pile",
               "unlisted", "to_move", "direction", "dealer", "side", "scores", "deal"}
@@ -77,101 +91,51 @@ DEAL_KEYS = {"rules", "options", "players", "seed", "draw_pile", "unlisted", "de
 ALL_KEYS = SETUP_KEYS | STATE_KEYS | MEMORY_KEYS | READ_ONLY_KEYS
 
 
-class PositionError(ValueError):
-    """A position that cannot be built; the message names the key and the offending value."""
-
-
-def _fail(msg: str) -> None:
-    raise PositionError(msg)
-
-
 def config_of(setup: Any) -> tuple[RuleConfig, int]:
     """The rules and player count a position names."""
     if not isinstance(setup, dict):
-        _fail(f"a position must be a JSON object, got {type(setup).__name__}")
+        fail(f"a position must be a JSON object, got {type(setup).__name__}")
     unknown = sorted(set(setup) - ALL_KEYS)
     if unknown:
-        _fail(f"unknown key(s) {', '.join(map(repr, unknown))} in the position; keys are: "
+        fail(f"unknown key(s) {', '.join(map(repr, unknown))} in the position; keys are: "
               f"{', '.join(sorted(SETUP_KEYS | STATE_KEYS | MEMORY_KEYS))}")
     if "rules" not in setup:
-        _fail("the position has no 'rules' (a preset name such as 'standard_en')")
+        fail("the position has no 'rules' (a preset name such as 'standard_en')")
     if "players" not in setup:
-        _fail("the position has no 'players' (the number of seats, 2 to 10)")
+        fail("the position has no 'players' (the number of seats, 2 to 10)")
     options = setup.get("options", {})
     if not isinstance(options, dict):
-        _fail(f"'options' must be an object of rule options, got {options!r}")
+        fail(f"'options' must be an object of rule options, got {options!r}")
     players = setup["players"]
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
-        _fail(f"'players' must be an integer from 2 to 10, got {players!r}")
+        fail(f"'players' must be an integer from 2 to 10, got {players!r}")
     return make_rules(setup["rules"], **options), players
 
 
-def _seat(setup: dict, key: str, P: int, default=None) -> int:
-    v = setup.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < P:
-        _fail(f"'{key}' must be a seat from 0 to {P - 1}, got {v!r}")
-    return v
-
-
-def _int(setup: dict, key: str, default: int, lo: int = 0, hi: int = 10**9) -> int:
-    v = setup.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        _fail(f"'{key}' must be an integer from {lo} to {hi}, got {v!r}")
-    return v
-
-
-def _bool(setup: dict, key: str, default: bool) -> bool:
-    v = setup.get(key, default)
-    if not isinstance(v, bool):
-        _fail(f"'{key}' must be true or false, got {v!r}")
-    return v
-
-
-def _color(text: Any, key: str, side: int, two_sided: bool, any_side: bool = False) -> int:
-    if text is None:
-        return NO_COLOR
-    if text == "free":
-        return FREE
-    letters: tuple[str, ...] = COLOR_LETTERS[4:] if side == 1 else COLOR_LETTERS[:4]
-    if any_side and two_sided:  # a remembered colour may be from before a Flip
-        letters = COLOR_LETTERS
-    if text not in letters:
-        side_txt = f" on the {'dark' if side else 'light'} side" if two_sided else ""
-        _fail(f"'{key}' must be one of {', '.join(letters)} (or \"free\", null){side_txt}, got {text!r}")
-    return COLOR_LETTERS.index(text)
-
-
-def color_text(c: int) -> str | None:
-    if c == FREE:
-        return "free"
-    if c == NO_COLOR:
-        return None
-    return COLOR_LETTERS[c]
-
-
-def load_position(engine, st, row: int, setup: dict) -> None:
-    """Write the position ``setup`` into row ``row`` of ``st``, then take any forced move."""
+def load_position(engine: Engine, st: State, row: int, setup: dict, how: Settling = DEFAULT_SETTLING) -> None:
+    """Write the position ``setup`` into row ``row`` of ``st``, then take any forced move (as ``how``
+    says)."""
     rules, P = config_of(setup)
     if rules.options() != engine.config.options() or P != engine.P:
         same_preset = rules.name == engine.config.name
         diff = rules.diff(engine.config) if same_preset else {}
-        _fail(f"the position is for rules {setup['rules']!r} with {P} players"
+        fail(f"the position is for rules {setup['rules']!r} with {P} players"
               f"{' and options ' + str(diff) if diff else ''}, but this game is "
               f"{engine.config.name!r} with {engine.P} players"
               f"{' and other options' if same_preset and diff else ''}; make the game with those rules")
     deck, c = engine.deck, engine.config
     K = engine.K
-    seed = _int(setup, "seed", 0, -(2**62), 2**62)
+    seed = int_field(setup, "seed", 0, -(2**62), 2**62)
     engine.seed_rows(st, np.array([row]), seed)
-    deal = _bool(setup, "deal", False)
+    deal = bool_field(setup, "deal", False)
     side = {"light": 0, "dark": 1}.get(setup.get("side", "light"), -1)
     if side < 0 or (side == 1 and not deck.two_sided):
-        _fail(f"'side' must be 'light'{' or dark' if deck.two_sided else ''} for deck {deck.name}, "
+        fail(f"'side' must be 'light'{' or dark' if deck.two_sided else ''} for deck {deck.name}, "
               f"got {setup.get('side')!r}")
     if deal:
         dealt = sorted(set(setup) - DEAL_KEYS)
         if dealt:
-            _fail(f"a position with \"deal\": true is dealt by the engine, which sets "
+            fail(f"a position with \"deal\": true is dealt by the engine, which sets "
                   f"{', '.join(map(repr, dealt))}; remove {'it' if len(dealt) == 1 else 'them'} (keys allowed "
                   f"with a deal: {', '.join(sorted(DEAL_KEYS))})")
         hands: list[list] = [[] for _ in range(P)]
@@ -179,22 +143,22 @@ def load_position(engine, st, row: int, setup: dict) -> None:
     else:
         for key in ("hands", "discard", "to_move"):
             if key not in setup:
-                _fail(f"the position has no '{key}' (required unless \"deal\": true)")
+                fail(f"the position has no '{key}' (required unless \"deal\": true)")
         hands = setup["hands"]
         if not isinstance(hands, list) or len(hands) != P:
-            _fail(f"'hands' must list one string per seat ({P} seats), got "
+            fail(f"'hands' must list one string per seat ({P} seats), got "
                   f"{len(hands) if isinstance(hands, list) else type(hands).__name__} entries")
-        hands = [deck.parse_cards(h) for h in hands]
+        hands = [deck.parse_cards(text) for text in setup["hands"]]
         discard = deck.parse_cards(setup["discard"])
         if not discard:
-            _fail("'discard' must hold at least the top card")
+            fail("'discard' must hold at least the top card")
     draw_top = deck.parse_cards(setup.get("draw_pile", ""))
     listed = np.bincount(np.array([k for h in hands for k in h] + discard + draw_top, np.int64),
                          minlength=K)
     over = np.flatnonzero(listed > deck.kind_counts)
     if over.size:
         k = over[0]
-        _fail(f"card {deck.kind_name(k)} appears {listed[k]} times in the position, but the "
+        fail(f"card {deck.kind_name(k)} appears {listed[k]} times in the position, but the "
               f"{deck.name} deck holds {deck.kind_counts[k]}")
     rest = np.repeat(np.arange(K), deck.kind_counts - listed).astype(np.uint8)
     if rest.size:
@@ -202,7 +166,7 @@ def load_position(engine, st, row: int, setup: dict) -> None:
         rest = rest[perm]
     where = setup.get("unlisted", "draw_pile_bottom")
     if where not in ("draw_pile_bottom", "discard_bottom") or (deal and where != "draw_pile_bottom"):
-        _fail(f"'unlisted' must be 'draw_pile_bottom'{'' if deal else ' or discard_bottom'}, "
+        fail(f"'unlisted' must be 'draw_pile_bottom'{'' if deal else ' or discard_bottom'}, "
               f"got {where!r}")
     under_draw = rest if where == "draw_pile_bottom" else rest[:0]
     under_disc = rest if where == "discard_bottom" else rest[:0]
@@ -222,16 +186,16 @@ def load_position(engine, st, row: int, setup: dict) -> None:
     st.side[row] = side
     direction = setup.get("direction", 1)
     if direction not in (1, -1) or isinstance(direction, bool):
-        _fail(f"'direction' must be 1 (seat order) or -1, got {direction!r}")
+        fail(f"'direction' must be 1 (seat order) or -1, got {direction!r}")
     st.direction[row] = direction
-    st.dealer[row] = _seat(setup, "dealer", P, P - 1)
+    st.dealer[row] = seat_field(setup, "dealer", P, P - 1)
     start = c.starting_points if c.scoring_mode == "penalty_countdown" else 0
     scores = setup.get("scores", [start] * P)
     if not isinstance(scores, list) or len(scores) != P or \
             not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
-        _fail(f"'scores' must list {P} integers, got {scores!r}")
+        fail(f"'scores' must list {P} integers, got {scores!r}")
     st.scores[row] = scores
-    st.rounds[row] = _int(setup, "rounds", 0)
+    st.rounds[row] = int_field(setup, "rounds", 0)
     st.game_over[row] = False
     st.winner[row] = -1
     st.round_points[row] = 0
@@ -239,114 +203,114 @@ def load_position(engine, st, row: int, setup: dict) -> None:
     if st.memory is not None:  # memory hook: a position starts with what its memory keys say (default: nothing)
         memory.reset(engine, st, np.array([row]))
         if not deal:
-            _load_memory(engine, st, row, setup, side)
+            load_memory(engine, st, row, setup, side)
     if deal:
-        engine.deal_from_pile(st, np.array([row]))
+        engine.deal_from_pile(st, np.array([row]), how=how)
         if "rng_counter" in setup:
-            st.counter[row] = _int(setup, "rng_counter", 0)
+            st.counter[row] = int_field(setup, "rng_counter", 0)
         return
     _load_decision(engine, st, row, setup, side)
     if "rng_counter" in setup:
-        st.counter[row] = _int(setup, "rng_counter", 0)
+        st.counter[row] = int_field(setup, "rng_counter", 0)
     R = np.array([row])
     if st.phase[row] == OVER:
         engine.refresh(st, R)
     else:
-        engine.settle(st, R)
+        engine.settle(st, R, how)
     _check_read_only(engine, st, row, setup)
 
 
-def _check_read_only(engine, st, row: int, setup: dict) -> None:
+def _check_read_only(engine: RuleTables, st, row: int, setup: dict) -> None:
     """``legal`` and ``round_over`` (read-only, as a snapshot gives them) must describe the position built."""
     if "round_over" in setup and setup["round_over"] != bool(st.phase[row] == OVER):
-        _fail(f"'round_over' is {setup['round_over']!r}, but the position built is "
+        fail(f"'round_over' is {setup['round_over']!r}, but the position built is "
               f"{'over' if st.phase[row] == OVER else 'in play'}")
     if "legal" in setup:
         have = [engine.actions.names[j] for j in np.flatnonzero(st.mask[row])]
         if not isinstance(setup["legal"], list) or sorted(setup["legal"]) != sorted(have):
-            _fail(f"'legal' {setup['legal']!r} (read-only) differs from the legal actions of the position built: "
+            fail(f"'legal' {setup['legal']!r} (read-only) differs from the legal actions of the position built: "
                   f"{have}")
 
 
-def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
+def _load_decision(engine: RuleTables, st, row: int, setup: dict, side: int) -> None:
     deck, P = engine.deck, engine.P
     top = int(st.discard[row, st.disc_n[row] - 1])
     tface = engine.KF[side, top]
     phase_name = setup.get("phase")
-    pending = _int(setup, "pending_draw", 0, 0, 1000)
-    until = _bool(setup, "pending_until_color", False)
+    pending = int_field(setup, "pending_draw", 0, 0, 1000)
+    until = bool_field(setup, "pending_until_color", False)
     if phase_name is None:
         phase_name = "pending" if (pending or until) else "turn"
     if phase_name not in PHASE_NAMES:
-        _fail(f"'phase' must be one of {', '.join(PHASE_NAMES)}, got {phase_name!r}")
+        fail(f"'phase' must be one of {', '.join(PHASE_NAMES)}, got {phase_name!r}")
     phase = PHASE_NAMES.index(phase_name)
     if phase == PENDING and not (pending or until):
-        _fail("phase 'pending' needs 'pending_draw' > 0 (or 'pending_until_color')")
+        fail("phase 'pending' needs 'pending_draw' > 0 (or 'pending_until_color')")
     _check_phase_keys(setup, phase_name)
     c = engine.config
     if phase == PENDING and not engine.F_IS_DRAW[tface]:
-        _fail(f"phase 'pending' (a draw penalty) needs a draw card on top, not {deck.kind_name(top)}")
+        fail(f"phase 'pending' (a draw penalty) needs a draw card on top, not {deck.kind_name(top)}")
     if phase == CHOOSE_COLOR and not engine.F_WILD[tface]:
-        _fail(f"phase 'choose' (a colour to declare) needs a wild on top, not {deck.kind_name(top)}")
+        fail(f"phase 'choose' (a colour to declare) needs a wild on top, not {deck.kind_name(top)}")
     if phase == DEFLECT and not (c.stack_skip and engine.F_SYM[tface] == SKIP):
-        _fail(f"phase 'deflect' needs the option stack_skip and a Skip on top (the rules have "
+        fail(f"phase 'deflect' needs the option stack_skip and a Skip on top (the rules have "
               f"stack_skip={c.stack_skip}, the top is {deck.kind_name(top)})")
     if phase == JUMP and not (c.jump_in or c.uno_catch_out_of_turn):
-        _fail("phase 'jump_in' is an out-of-turn offer: it needs the option jump_in (or "
+        fail("phase 'jump_in' is an out-of-turn offer: it needs the option jump_in (or "
               "uno_catch_out_of_turn)")
     color_given = "color" in setup
     if engine.F_WILD[tface]:
         if engine.F_SYM[tface] == SWAP_IN_TURN:  # any card may follow until one is played
-            color = _color(setup.get("color", "free"), "color", side, deck.two_sided)
+            color = color_field(setup.get("color", "free"), "color", side, deck.two_sided)
             if color != FREE:
-                _fail(f"after {deck.kind_name(top)} (Swap in turn) any card may follow: 'color' must be "
+                fail(f"after {deck.kind_name(top)} (Swap in turn) any card may follow: 'color' must be "
                       f"\"free\", got {setup['color']!r}")
         elif phase == CHOOSE_COLOR:
-            color = _color(setup.get("color"), "color", side, deck.two_sided)
+            color = color_field(setup.get("color"), "color", side, deck.two_sided)
             if color != NO_COLOR:
-                _fail(f"in phase 'choose' the colour of {deck.kind_name(top)} is still to be chosen: 'color' "
+                fail(f"in phase 'choose' the colour of {deck.kind_name(top)} is still to be chosen: 'color' "
                       f"must be null, got {setup['color']!r}")
         elif not color_given or setup["color"] is None:
-            _fail(f"the top card {deck.kind_name(top)} is a wild: give its declared 'color'")
+            fail(f"the top card {deck.kind_name(top)} is a wild: give its declared 'color'")
         else:
-            color = _color(setup["color"], "color", side, deck.two_sided)
+            color = color_field(setup["color"], "color", side, deck.two_sided)
             if color == FREE:
-                _fail(f"'color' \"free\" follows only a Swap in turn (WX); the top card "
+                fail(f"'color' \"free\" follows only a Swap in turn (WX); the top card "
                       f"{deck.kind_name(top)} needs its declared colour")
     else:
         color = int(engine.F_COLOR[tface])
-        if color_given and _color(setup["color"], "color", side, deck.two_sided) != color:
-            _fail(f"'color' {setup['color']!r} contradicts the top card {deck.kind_name(top)}; "
+        if color_given and color_field(setup["color"], "color", side, deck.two_sided) != color:
+            fail(f"'color' {setup['color']!r} contradicts the top card {deck.kind_name(top)}; "
                   f"a colour is declared only for wilds")
     st.color[row] = color
     st.phase[row] = phase
-    st.first_play[row] = _bool(setup, "first_play", False)
-    st.passes[row] = _int(setup, "passes", 0)
-    st.turn_count[row] = _int(setup, "turns", 0)
+    st.first_play[row] = bool_field(setup, "first_play", False)
+    st.passes[row] = int_field(setup, "passes", 0)
+    st.turn_count[row] = int_field(setup, "turns", 0)
     st.drew_on[row] = _drew_on(setup, P, side, deck.two_sided)
     if phase == OVER:
-        st.actor[row] = st.turn_seat[row] = _seat(setup, "turn", P, 0)
-        st.origin[row] = _seat(setup, "played_by", P, 0)
+        st.actor[row] = st.turn_seat[row] = seat_field(setup, "turn", P, 0)
+        st.origin[row] = seat_field(setup, "played_by", P, 0)
         for key in ("prev_color", "prev_prev_color"):
             prev = setup.get(key)
-            getattr(st, key)[row] = _color(prev, key, side, deck.two_sided, True) if prev is not None else NO_COLOR
-        st.winner[row] = _int(setup, "winner", -1, -1, P - 1) if setup.get("winner") is not None else -1
-        st.round_points[row] = _int(setup, "round_points", 0)
-        st.game_over[row] = _bool(setup, "game_over", False)
-        st.truncated[row] = _bool(setup, "truncated", False)
+            getattr(st, key)[row] = color_field(prev, key, side, deck.two_sided, True) if prev is not None else NO_COLOR
+        st.winner[row] = int_field(setup, "winner", -1, -1, P - 1) if setup.get("winner") is not None else -1
+        st.round_points[row] = int_field(setup, "round_points", 0)
+        st.game_over[row] = bool_field(setup, "game_over", False)
+        st.truncated[row] = bool_field(setup, "truncated", False)
         st.pending[row] = 0
         st.vulnerable[row] = False
         st.vulnerable[row, _seats(setup, "uno_vulnerable", P)] = True  # as the round ended
         return
-    to_move = _seat(setup, "to_move", P)
+    to_move = seat_field(setup, "to_move", P)
     direction = int(st.direction[row])
     st.actor[row] = to_move
-    st.turn_seat[row] = _seat(setup, "turn", P, to_move)
+    st.turn_seat[row] = seat_field(setup, "turn", P, to_move)
     resume = setup.get("resume", "turn")
     if resume not in PHASE_NAMES:
-        _fail(f"'resume' must be one of {', '.join(PHASE_NAMES)}, got {resume!r}")
+        fail(f"'resume' must be one of {', '.join(PHASE_NAMES)}, got {resume!r}")
     st.resume[row] = PHASE_NAMES.index(resume)
-    origin = _seat(setup, "played_by", P, (to_move - direction) % P)
+    origin = seat_field(setup, "played_by", P, (to_move - direction) % P)
     st.origin[row] = origin
     st.pending[row] = pending
     st.pending_color[row] = until
@@ -357,55 +321,55 @@ def _load_decision(engine, st, row: int, setup: dict, side: int) -> None:
             if not engine.F_WILD[under]:
                 prev = COLOR_LETTERS[engine.F_COLOR[under]]
         prev = setup.get(key, prev)
-        getattr(st, key)[row] = _color(prev, key, side, deck.two_sided, True) if prev is not None else NO_COLOR
-    st.prev_pending[row] = _int(setup, "prev_pending", 0, 0, 1000)
+        getattr(st, key)[row] = color_field(prev, key, side, deck.two_sided, True) if prev is not None else NO_COLOR
+    st.prev_pending[row] = int_field(setup, "prev_pending", 0, 0, 1000)
     restricted = bool(engine.F_RESTR[tface])
-    chal = _bool(setup, "challengeable", phase == PENDING and restricted and engine.challenge_on)
+    chal = bool_field(setup, "challengeable", phase == PENDING and restricted and engine.challenge_on)
     if chal and not (engine.challenge_on and restricted):
-        _fail(f"'challengeable' is true but the top card {deck.kind_name(top)} cannot be challenged "
+        fail(f"'challengeable' is true but the top card {deck.kind_name(top)} cannot be challenged "
               f"under these rules")
     st.challengeable[row] = chal
     if chal and "bluff" not in setup and st.prev_color[row] == NO_COLOR:
-        _fail("a challengeable position needs 'prev_color' (the colour before the wild draw card)")
-    st.guilty[row] = _bool(setup, "bluff", bool(chal and _bluff(engine, st, row, origin, side)))
+        fail("a challengeable position needs 'prev_color' (the colour before the wild draw card)")
+    st.guilty[row] = bool_field(setup, "bluff", bool(chal and _bluff(engine, st, row, origin, side)))
     st.drawn[row] = -1
     if phase == DRAWN:
         if "drawn" not in setup:
-            _fail("phase 'drawn' needs 'drawn': the card drawn and awaiting play or keep")
+            fail("phase 'drawn' needs 'drawn': the card drawn and awaiting play or keep")
         k = deck.kind_id(setup["drawn"])
         if st.hands[row, to_move, k] == 0:
-            _fail(f"'drawn' card {setup['drawn']} is not in the hand of seat {to_move}")
+            fail(f"'drawn' card {setup['drawn']} is not in the hand of seat {to_move}")
         R = np.array([row])
         bits = matching.playable_bits(engine, st, R, np.array([to_move]), np.array([side]), np.array([tface]))
         if not matching.has_kind(engine, bits, np.array([k]))[0]:
-            _fail(f"'drawn' card {setup['drawn']} cannot be played on {deck.kind_name(top)}; phase 'drawn' is "
+            fail(f"'drawn' card {setup['drawn']} cannot be played on {deck.kind_name(top)}; phase 'drawn' is "
                   f"only for a playable drawn card")
         st.drawn[row] = k
-    st.declared[row] = _bool(setup, "declared", False)
+    st.declared[row] = bool_field(setup, "declared", False)
     vul = _seats(setup, "uno_vulnerable", P)
     one = [v for v in vul if st.hand_n[row, v] != 1]
     if one:
-        _fail(f"'uno_vulnerable' seat {one[0]} holds {int(st.hand_n[row, one[0]])} cards; only a seat with one "
+        fail(f"'uno_vulnerable' seat {one[0]} holds {int(st.hand_n[row, one[0]])} cards; only a seat with one "
               f"card can be caught")
     st.vulnerable[row] = False
     st.vulnerable[row, vul] = True
     empty = [p for p in range(P) if st.hand_n[row, p] == 0 and not (chal and p == origin)]  # E8: the
     if empty:  # challenge of a going-out wild draw card comes before the round ends
-        _fail(f"seat {empty[0]} holds no cards, so the round is over: give \"phase\": \"over\" (with its "
+        fail(f"seat {empty[0]} holds no cards, so the round is over: give \"phase\": \"over\" (with its "
               f"'winner')")
     st.offer_rank[row] = NOT_ASKED
     if phase == JUMP:
         order = setup.get("jump_in_order", [to_move])
         if not isinstance(order, list) or not order or order[0] != to_move:
-            _fail(f"'jump_in_order' must list the seats to ask, starting with to_move, got {order!r}")
+            fail(f"'jump_in_order' must list the seats to ask, starting with to_move, got {order!r}")
         for i, s in enumerate(order):
-            st.offer_rank[row, _seat({"seat": s}, "seat", P)] = i
+            st.offer_rank[row, seat_field({"seat": s}, "seat", P)] = i
 
 
 def _seats(setup: dict, key: str, P: int) -> list[int]:
     v = setup.get(key, [])
     if not isinstance(v, list) or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < P for x in v):
-        _fail(f"'{key}' must list seats from 0 to {P - 1}, got {v!r}")
+        fail(f"'{key}' must list seats from 0 to {P - 1}, got {v!r}")
     return v
 
 
@@ -421,18 +385,18 @@ def _check_phase_keys(setup: dict, phase: str) -> None:
         given += ["drawn"] if setup.get("drawn") is not None and phase != "drawn" else []
         given += [k for k in ("jump_in_order", "resume") if k in setup and phase != "jump_in"]
     if given:
-        _fail(f"{', '.join(map(repr, given))} do{'es' if len(given) == 1 else ''} not apply to phase {phase!r}"
+        fail(f"{', '.join(map(repr, given))} do{'es' if len(given) == 1 else ''} not apply to phase {phase!r}"
               f"{' (the round is over: to_move must be null)' if phase == 'over' and 'to_move' in given else ''}")
 
 
 def _drew_on(setup: dict, P: int, side: int, two_sided: bool) -> np.ndarray:
     v = setup.get("drew_on", [None] * P)
     if not isinstance(v, list) or len(v) != P:
-        _fail(f"'drew_on' must list one colour (or null) per seat ({P} seats), got {v!r}")
-    return np.array([-1 if c is None else _color(c, "drew_on", side, two_sided, True) for c in v], np.int8)
+        fail(f"'drew_on' must list one colour (or null) per seat ({P} seats), got {v!r}")
+    return np.array([-1 if c is None else color_field(c, "drew_on", side, two_sided, True) for c in v], np.int8)
 
 
-def _bluff(engine, st, row: int, origin: int, side: int) -> bool:
+def _bluff(engine: RuleTables, st, row: int, origin: int, side: int) -> bool:
     """Whether the offender's hand (without the top card) broke the wild draw restriction when it
     played it (``matching.breaks_restriction`` on the card below and the colour before it)."""
     held = st.held[row, origin]
@@ -444,11 +408,7 @@ def _bluff(engine, st, row: int, origin: int, side: int) -> bool:
     return bool(matching.breaks_restriction(engine, held, side, matched=matched))
 
 
-def _cards(deck, counts) -> str:
-    return deck.format_cards(np.repeat(np.arange(len(counts)), counts))
-
-
-def snapshot(engine, st, row: int) -> dict:
+def snapshot(engine: RuleTables, st, row: int) -> dict:
     """The position of game ``row`` (see the module docstring for the keys)."""
     deck, c, P = engine.deck, engine.config, engine.P
     if c.name in PRESETS:
@@ -460,7 +420,7 @@ def snapshot(engine, st, row: int) -> dict:
     out: dict[str, Any] = {
         "rules": name, "options": options, "players": P,
         "seed": int(st.seed[row]), "rng_counter": int(st.counter[row]),
-        "hands": [_cards(deck, st.hands[row, p]) for p in range(P)],
+        "hands": [cards_text(deck, st.hands[row, p]) for p in range(P)],
         "discard": deck.format_cards(st.discard[row, :st.disc_n[row]]),
         "color": color_text(int(st.color[row])),
         "draw_pile": deck.format_cards(st.draw[row, :st.draw_n[row]][::-1]),
@@ -509,163 +469,11 @@ def snapshot(engine, st, row: int) -> dict:
     if over:
         out["truncated"] = bool(st.truncated[row])
     if st.memory is not None:
-        out.update(_memory_snapshot(engine, st, row))
+        out.update(memory_snapshot(engine, st, row))
     return out
 
 
-# ---------------------------------------------------------------------------- the table's memory (core.memory)
-def _tally_names(t) -> list[tuple[str, str]]:
-    """(group, name) of each tally column of ``MemoryTables`` ``t``: the colours played (letters, "wild"), the
-    kinds played ("number", symbol names), the colours declared."""
-    letters = [COLOR_LETTERS[c] for c in t.colors]
-    return ([("colors", x) for x in letters] + [("colors", "wild"), ("kinds", "number")]
-            + [("kinds", symbol_name(x)) for x in t.symbols] + [("declared", x) for x in letters])
-
-
-def _memory_snapshot(engine, st, row: int) -> dict:
-    """The memory keys of game ``row`` (docs/notation.md): what the table has seen, so that a position rebuilt
-    from them gives every seat the same v3 observation."""
-    mem, t, deck, P = st.memory, memory.tables(engine), engine.deck, engine.P
-    names = _tally_names(t)
-    played = []
-    for p in range(P):
-        tallies: dict[str, dict[str, int]] = {}
-        for (group, name), n in zip(names, mem.tally[row, p].tolist()):
-            if n:
-                tallies.setdefault(group, {})[name] = n
-        played.append(tallies)
-    lacks, since_draw, last_play, last_declared, lack_ages = [], [], [], [], []
-    for p in range(P):
-        lk, _, held, last_col, last_prev, flags, last_at, decl, decl_at = mem.seat_record[row, p].tolist()
-        lacks.append([color_text(c) for c in range(NUM_COLOR_STATES) if lk >> c & 1])
-        since_draw.append([COLOR_LETTERS[c] for c in t.colors if held >> c & 1])
-        last_play.append(None if last_col < 0 else {
-            "color": "wild" if last_col == t.C else COLOR_LETTERS[last_col], "before": color_text(last_prev),
-            "after_lack": bool(flags & 1), "changed_color": bool(flags & 2), "at": last_at})
-        last_declared.append(None if decl < 0 else {"color": COLOR_LETTERS[decl], "at": decl_at})
-        lack_ages.append({COLOR_LETTERS[c]: n for c, n in zip(t.colors, mem.lack_n[row, p].tolist()) if n >= 0})
-    faces = deck.faces
-    known = [{"by": o, "of": p, "cards": " ".join(faces[f].name for f in np.repeat(np.arange(t.F), copies))}
-             for o in range(P) for p in range(P) if (copies := mem.known[row, o, p]).any()]
-    recent = []
-    for seat, face, color in memory.remembered_plays(mem, row):
-        play: dict[str, Any] = {"seat": seat, "card": faces[face].name}
-        if color >= 0:
-            play["color"] = COLOR_LETTERS[color]
-        if faces[face].side:
-            play["side"] = "dark"
-        recent.append(play)
-    challenge = None
-    if mem.challenges[row]:
-        challenge = {"challenger": int(mem.challenger[row]), "offender": int(mem.offender[row]),
-                     "hand": _cards(deck, np.maximum(mem.shown[row], 0)), "guilty": bool(mem.guilty[row]),
-                     "count": int(mem.challenges[row])}
-    return {"played": played, "lacks": lacks, "drew_since_play": [int(x) for x in mem.drawn[row]],
-            "colors_since_draw": since_draw, "last_play": last_play, "last_declared": last_declared,
-            "lack_ages": lack_ages, "known": known, "plays": int(mem.plays_n[row]), "recent_plays": recent,
-            "last_challenge": challenge}
-
-
-def _per_seat(setup: dict, key: str, P: int, kind: type) -> list:
-    v = setup.get(key)
-    if v is None:
-        return [None] * P
-    if not isinstance(v, list) or len(v) != P or not all(x is None or isinstance(x, kind) for x in v):
-        _fail(f"'{key}' must list one {kind.__name__} (or null) per seat ({P} seats), got {v!r}")
-    return v
-
-
-def _letter(text: Any, key: str, t) -> int:
-    """A colour slot of the memory (a deck colour, either side of UNO Flip)."""
-    letters = [COLOR_LETTERS[c] for c in t.colors]
-    if text not in letters:
-        _fail(f"'{key}' must name one of the colours {', '.join(letters)}, got {text!r}")
-    return COLOR_LETTERS.index(text)
-
-
-def _count(v: Any, key: str, hi: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
-        _fail(f"'{key}' must hold integers from 0 to {hi}, got {v!r}")
-    return v
-
-
-def _load_memory(engine, st, row: int, setup: dict, side: int) -> None:
-    """Write the memory keys of ``setup`` into row ``row`` of ``st.memory`` (reset: every key defaults to
-    nothing seen)."""
-    mem, t, deck, P = st.memory, memory.tables(engine), engine.deck, engine.P
-    two = deck.two_sided
-    column = {name: i for i, name in enumerate(_tally_names(t))}
-    for p, seat in enumerate(_per_seat(setup, "played", P, dict)):
-        for group, counts in (seat or {}).items():
-            if not isinstance(counts, dict):
-                _fail(f"'played' of seat {p}: {group!r} must map names to counts, got {counts!r}")
-            for name, n in counts.items():
-                if (group, name) not in column:
-                    _fail(f"'played' of seat {p}: no tally {group}/{name!r}; tallies are "
-                          f"{', '.join(g + '/' + x for g, x in column)}")
-                mem.tally[row, p, column[group, name]] = _count(n, "played", 30000)
-    for p, colors in enumerate(_per_seat(setup, "lacks", P, list)):
-        mem.lacks[row, p] = sum(1 << _color(c, "lacks", side, two, True) for c in set(colors or []))
-    for p, n in enumerate(_per_seat(setup, "drew_since_play", P, int)):
-        mem.drawn[row, p] = _count(n or 0, "drew_since_play", engine.N)
-    for p, colors in enumerate(_per_seat(setup, "colors_since_draw", P, list)):
-        mem.held[row, p] = sum(1 << _letter(c, "colors_since_draw", t) for c in set(colors or []))
-    plays = _int(setup, "plays", 0)
-    mem.plays_n[row] = plays
-    for p, last in enumerate(_per_seat(setup, "last_play", P, dict)):
-        if last is not None:
-            color = last.get("color")
-            mem.last_col[row, p] = t.C if color == "wild" else _letter(color, "last_play", t)
-            mem.last_prev[row, p] = _color(last.get("before"), "last_play", side, two, True)
-            mem.last_flags[row, p] = _bool(last, "after_lack", False) | _bool(last, "changed_color", False) << 1
-            mem.last_at[row, p] = _int(last, "at", plays, 0, plays)
-    for p, last in enumerate(_per_seat(setup, "last_declared", P, dict)):
-        if last is not None:
-            mem.decl[row, p] = _letter(last.get("color"), "last_declared", t)
-            mem.decl_at[row, p] = _int(last, "at", plays, 0, plays)
-    for p, ages in enumerate(_per_seat(setup, "lack_ages", P, dict)):
-        for c, n in (ages or {}).items():
-            mem.lack_n[row, p, _letter(c, "lack_ages", t)] = _count(n, "lack_ages", memory.LACK_CAP)
-    known = setup.get("known", [])
-    if not isinstance(known, list) or not all(isinstance(x, dict) for x in known):
-        _fail(f"'known' must list objects {{\"by\": seat, \"of\": seat, \"cards\": faces}}, got {known!r}")
-    for entry in known:
-        o, p = _seat(entry, "by", P), _seat(entry, "of", P)
-        cards = entry.get("cards", "")
-        try:
-            faces = [deck.face_id(x, side) for x in cards.split()] if isinstance(cards, str) else None
-        except ValueError as err:
-            _fail(f"'known' cards {cards!r}: {err}")
-        if faces is None:
-            _fail(f"'known' cards must be a string of faces on the side in play, got {cards!r}")
-        mem.known[row, o, p] = np.bincount(np.array(faces, np.int64), minlength=t.F)
-    mem.reveals[row] = int(mem.known[row].any())
-    recent = setup.get("recent_plays", [])
-    if not isinstance(recent, list) or len(recent) > min(plays, memory.HISTORY) or \
-            not all(isinstance(x, dict) for x in recent):
-        _fail(f"'recent_plays' must list at most min(plays, {memory.HISTORY}) plays, oldest first, each "
-              f"{{\"seat\", \"card\", \"color\" (a wild's), \"side\" (\"dark\")}}; got {recent!r}")
-    for i, play in enumerate(recent):
-        at = plays - len(recent) + i
-        try:
-            face = deck.face_id(play.get("card"), 1 if play.get("side") == "dark" else 0)
-        except ValueError as err:
-            _fail(f"'recent_plays' card {play.get('card')!r}: {err}")
-        color = _letter(play["color"], "recent_plays", t) if play.get("color") is not None else -1
-        mem.history[row, at % memory.HISTORY] = memory.play_code(_seat(play, "seat", P), face, color)
-    challenge = setup.get("last_challenge")
-    mem.challenges[row], mem.challenger[row], mem.offender[row], mem.guilty[row], mem.shown[row] = 0, -1, -1, False, 0
-    if challenge is not None:
-        if not isinstance(challenge, dict):
-            _fail(f"'last_challenge' must be an object or null, got {challenge!r}")
-        mem.challenges[row] = _int(challenge, "count", 1, 1)
-        mem.challenger[row] = _seat(challenge, "challenger", P)
-        mem.offender[row] = _seat(challenge, "offender", P)
-        mem.guilty[row] = _bool(challenge, "guilty", False)
-        mem.shown[row] = np.bincount(np.array(deck.parse_cards(challenge.get("hand", "")), np.int64), minlength=t.K)
-
-
-def top_text(engine, st, row: int) -> str:
+def top_text(engine: RuleTables, st, row: int) -> str:
     return engine.deck.kind_name(int(st.discard[row, st.disc_n[row] - 1]))
 
 

@@ -16,9 +16,11 @@ import numpy as np
 from . import jump_in, matching, memory, piles, scoring, uno_call
 from .rows import flat, goto, next_seat
 from .state import DRAWN, TURN, State
+from .tables import RuleTables
+from .twins import ScalarTables
 
 
-def stack_bits(e, st: State, R, actor, side, tface) -> np.ndarray:
+def stack_bits(e: RuleTables, st: State, R, actor, side, tface) -> np.ndarray:
     """(n, W) the draw cards the victim may stack on the pending card (rules §1.7); never on a
     draw-until-colour total, nor on a going-out draw card (E10)."""
     can = ~st.pending_color[R] & (st.hand_n[R, st.origin[R]] > 0)
@@ -28,7 +30,7 @@ def stack_bits(e, st: State, R, actor, side, tface) -> np.ndarray:
     return np.where(can[:, None], b, np.uint64(0))
 
 
-def draw_penalty(e, st: State, R, a=None) -> None:
+def draw_penalty(e: RuleTables, st: State, R, a=None, queue: list | None = None) -> None:
     """The victim draws the pending penalty (``draw`` or ``accept``)."""
     victim = st.actor[R].astype(np.intp)
     origin = st.origin[R].astype(np.intp)
@@ -42,12 +44,12 @@ def draw_penalty(e, st: State, R, a=None) -> None:
         clear_pending(st, R)
         uno_call.close_windows(e, st, R, victim, discard=False)
         after_penalty(e, st, R, victim, out)
-        if e.config.stacking == "none":  # rules §1.7: the victim drew at once; now the card is open
+        if not e.stacks:  # rules §1.7: the victim drew at once; now the card is open
             jump_in.offer_jump_in(e, st, R, exclude_origin=True)  # to jump-ins, counted from the jumper (rules §1.8)
-    piles.draw_cards(e, st, R, victim, n, until, 0, then)
+    piles.draw_cards(e, st, R, victim, n, until, 0, then, queue)
 
 
-def after_penalty(e, st: State, R, victim, out) -> None:
+def after_penalty(e: RuleTables, st: State, R, victim, out) -> None:
     """After the victim drew: the round ends if the offender went out (E8); else the victim loses its
     turn (``draw_penalty_skips_turn``) or plays."""
     Rr, v = R, victim
@@ -60,7 +62,7 @@ def after_penalty(e, st: State, R, victim, out) -> None:
         goto(st, Rr, nxt, TURN)
 
 
-def act_challenge(e, st: State, R, a) -> None:
+def act_challenge(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     """``challenge``: the one place a challenge of a restricted wild draw card is resolved (rules §1.6).
     Guilty: the offender draws the penalty and the victim plays (``offender_suffers``), or takes its
     card back, the previous colour returns and it draws 2 plus any earlier pending total
@@ -95,7 +97,7 @@ def act_challenge(e, st: State, R, a) -> None:
         def guilty_then(*_) -> None:
             clear_pending(st, Rg)
             goto(st, Rg, vg, TURN)
-        piles.draw_cards(e, st, Rg, og, n, until, 0, guilty_then)
+        piles.draw_cards(e, st, Rg, og, n, until, 0, guilty_then, queue)
     ii = flat(~g)
     if ii.size:  # innocent: the challenger draws the penalty plus challenge_extra
         Ri, vi = R[ii], victim[ii]
@@ -105,7 +107,7 @@ def act_challenge(e, st: State, R, a) -> None:
             clear_pending(st, Ri)
             after_penalty(e, st, Ri, vi, out)
         piles.draw_cards(e, st, Ri, vi, st.pending[Ri].astype(np.int64), st.pending_color[Ri], c.challenge_extra,
-                         innocent_then)
+                         innocent_then, queue)
 
 
 def clear_pending(st: State, R) -> None:
@@ -115,13 +117,12 @@ def clear_pending(st: State, R) -> None:
     st.guilty[R] = False
 
 
-def wrong_card_penalty(e, st: State, R: np.ndarray) -> None:
+def wrong_card_penalty(e: RuleTables, st: State, R: np.ndarray) -> None:
     """The seeds' wrong-card rule for an illegal action (rules §12.11): the card goes back, the seat
-    asked draws 2 and, on its own turn, the turn passes; other decisions are asked again."""
+    asked draws 2 and, on its own turn, the turn passes; other decisions are asked again (the forced
+    moves that follow are ``Engine.wrong_card_penalty``'s)."""
     R = np.asarray(R, np.intp)
     seat = st.actor[R].astype(np.intp)
-    if e.log is not None:
-        e.log.extend((int(r), int(s), -1) for r, s in zip(R, seat))
     piles.draw_from_pile(e, st, R, seat, np.full(R.size, 2))
     own = (st.phase[R] == TURN) | (st.phase[R] == DRAWN)
     if np.count_nonzero(own):
@@ -129,17 +130,16 @@ def wrong_card_penalty(e, st: State, R: np.ndarray) -> None:
         st.drawn[Ro] = -1
         st.declared[Ro] = False
         goto(st, Ro, next_seat(e, st, Ro, seat[own], 1), TURN)
-    e.settle(st, R)
 
 
-def stack_bits_one(s, st: State, actor: int) -> int:
+def stack_bits_one(s: ScalarTables, st: State, actor: int) -> int:
     """Scalar twin of ``stack_bits`` (the hard restriction goes to the engine)."""
     if st.pending_color.item(0) or st.hand_n.item(0, st.origin.item(0)) == 0:
         return 0
     return s.stackable[s.top_face(st)] & s.held(st, actor)
 
 
-def draw_penalty_one(s, st: State, victim: int) -> None:
+def draw_penalty_one(s: ScalarTables, st: State, victim: int) -> None:
     """Scalar twin of ``draw_penalty`` for a penalty the pile covers, not ending the round."""
     piles.draw_top_one(s, st, victim, st.pending.item(0))
     st.pending[0] = 0
@@ -148,11 +148,11 @@ def draw_penalty_one(s, st: State, victim: int) -> None:
     st.guilty[0] = False
     uno_call.close_windows_one(s, st, victim, discard=False)
     s.goto(st, (victim + st.direction.item(0)) % s.P if s.penalty_skips else victim, TURN)
-    if not s.stacking:  # rules §1.7: the victim drew at once; now the card is open to jump-ins
+    if not s.stacks:  # rules §1.7: the victim drew at once; now the card is open to jump-ins
         jump_in.offer_jump_in_one(s, st)
 
 
-def judge_guilt(e, st: State, R, actor, side, face) -> None:
+def judge_guilt(e: RuleTables, st: State, R, actor, side, face) -> None:
     """Under challenges, before a card leaves the hand (``play.act_play``, which has just remembered the
     active colour in ``prev_color``): remember the pending total (a retract restores both, E26), and
     whether a restricted wild draw card breaks the restriction now (rules §1.6); the card may then be
@@ -167,7 +167,7 @@ def judge_guilt(e, st: State, R, actor, side, face) -> None:
     st.challengeable[R] = restr
 
 
-def judge_guilt_one(s, st: State, actor: int, face: int) -> None:
+def judge_guilt_one(s: ScalarTables, st: State, actor: int, face: int) -> None:
     """Scalar twin of ``judge_guilt``."""
     restr = s.restricted[face]
     st.prev_pending[0] = st.pending.item(0)

@@ -6,7 +6,7 @@ Every card that enters a hand goes through ``add_to_hands`` (the deal sets whole
 the verbs, from the rules' view down:
 
 * ``draw_cards``: seats draw ``n`` cards or until a colour, then ``extra``, then what follows in those
-  games; inside ``Engine.apply`` the draw waits in ``e.draw_queue`` and ``draw_queued`` makes every
+  games; inside ``Engine.apply`` the draw waits in the apply's queue and ``draw_queued`` makes every
   handler's draws in one pass;
 * ``draw_from_pile``: seats draw a number of cards, reshuffling when the pile runs out;
 * ``draw_top``: seats take the top cards of the pile (there are enough);
@@ -22,25 +22,27 @@ import numpy as np
 from . import chance, memory
 from .rows import flat
 from .state import State
+from .tables import RuleTables
+from .twins import ScalarTables
 
 
-def draw_cards(e, st: State, R, seats, n, until, extra, then=None) -> None:
+def draw_cards(e: RuleTables, st: State, R, seats, n, until, extra, then=None, queue: list | None = None) -> None:
     """Seats draw ``n`` cards, or (``until``) until a card of the active colour, then ``extra``;
     then ``then(got, last)``: what follows the draw in those games (``draw_from_pile``'s result for
     the ``n`` cards).
 
-    Inside ``Engine.apply`` the draw waits, and the handlers' draws are made in one pass after them
-    (``draw_queued``): each game takes one action, so their rows are distinct games, and each game
-    still draws, and runs ``then``, in the order of its own moves."""
-    if e.draw_queue is not None:
-        e.draw_queue.append((R, seats, n, until, np.full(len(R), extra, np.int64), then))
+    Inside ``Engine.apply`` the draw waits in ``queue`` (the apply's own list), and the handlers' draws
+    are made in one pass after them (``draw_queued``): each game takes one action, so their rows are
+    distinct games, and each game still draws, and runs ``then``, in the order of its own moves."""
+    if queue is not None:
+        queue.append((R, seats, n, until, np.full(len(R), extra, np.int64), then))
         return
     got, last = _draw_now(e, st, R, seats, n, until, extra)
     if then is not None:
         then(got, last)
 
 
-def draw_queued(e, st: State, queue: list) -> None:
+def draw_queued(e: RuleTables, st: State, queue: list) -> None:
     """The draws ``Engine.apply``'s handlers queued: one pass for all of them (their games are
     distinct), then what follows each, with its rows' part of the result."""
     parts = list(zip(*queue))  # R, seats, n, until, extra, then
@@ -54,7 +56,7 @@ def draw_queued(e, st: State, queue: list) -> None:
         start = stop
 
 
-def _draw_now(e, st: State, R, seats, n, until, extra) -> tuple[np.ndarray, np.ndarray]:
+def _draw_now(e: RuleTables, st: State, R, seats, n, until, extra) -> tuple[np.ndarray, np.ndarray]:
     """``draw_cards``'s draw (``extra``: a number, or one per row); returns ``draw_from_pile``'s result
     for the rows that draw a number of cards (0 and -1 for the others)."""
     fixed = np.where(until, 0, n + extra)
@@ -72,7 +74,7 @@ def _draw_now(e, st: State, R, seats, n, until, extra) -> tuple[np.ndarray, np.n
     return got, last
 
 
-def draw_from_pile(e, st: State, R, seats, counts) -> tuple[np.ndarray, np.ndarray]:
+def draw_from_pile(e: RuleTables, st: State, R, seats, counts) -> tuple[np.ndarray, np.ndarray]:
     """Seats draw ``counts`` cards, reshuffling when the pile runs out (rules §1.4, E1, E4: what is
     missing is forgiven).  Returns the cards drawn per row and the kind of the last one (-1: none)."""
     counts = np.asarray(counts, np.int64)
@@ -96,7 +98,7 @@ def draw_from_pile(e, st: State, R, seats, counts) -> tuple[np.ndarray, np.ndarr
     return got, last
 
 
-def draw_top(e, st: State, R, seats, k) -> np.ndarray:
+def draw_top(e: RuleTables, st: State, R, seats, k) -> np.ndarray:
     """Seat ``seats[i]`` takes the top ``k[i]`` cards of row ``R[i]``'s draw pile (it holds that many);
     returns the kind of the last one (-1: none)."""
     if st.memory is not None:  # memory hook: cards enter hands
@@ -123,7 +125,7 @@ def draw_top(e, st: State, R, seats, k) -> np.ndarray:
     return last
 
 
-def add_to_hands(e, st: State, R, seats, cards, counts) -> None:
+def add_to_hands(e: RuleTables, st: State, R, seats, cards, counts) -> None:
     """The one place where cards enter a hand: in row ``R[i]`` seat ``seats[i]`` (or ``seats[i, j]``)
     takes card ``cards[i, j]`` for ``j < counts[i]`` (``counts`` None: one card per row).  The rows are
     distinct games.  Cards enter a hand with the side in play toward its owner (E30): a kind is both."""
@@ -141,7 +143,7 @@ def add_to_hands(e, st: State, R, seats, cards, counts) -> None:
         _add_by_position(e, st, R, seats, cards, counts)
 
 
-def _add_by_position(e, st: State, R, seats, cards, counts) -> None:
+def _add_by_position(e: RuleTables, st: State, R, seats, cards, counts) -> None:
     """``add_to_hands`` one card position at a time, so each pass touches a game once (plain fancy
     ``+=``, which is several times faster than ``np.add.at``)."""
     m = int(counts.max()) if counts.size else 0
@@ -163,7 +165,7 @@ def _add_by_position(e, st: State, R, seats, cards, counts) -> None:
         bf[hw[i, j]] |= bits[i, j]
 
 
-def _add_counted(e, st: State, R, seats, cards, counts) -> None:
+def _add_counted(e: RuleTables, st: State, R, seats, cards, counts) -> None:
     """``add_to_hands`` of several cards to one seat per row (a kind may repeat): the copies per kind
     are counted with one ``bincount`` and added in one scatter."""
     n, m = cards.shape
@@ -184,7 +186,7 @@ def _add_counted(e, st: State, R, seats, cards, counts) -> None:
             bf[fs * e.W + w] |= np.bitwise_or.reduce(bits * (word == w), axis=1)
 
 
-def reshuffle(e, st: State, R) -> None:
+def reshuffle(e: RuleTables, st: State, R) -> None:
     """Shuffle the discard pile, less its top card, into a new draw pile (rules §1.4).  Under
     retract_and_draw_2 the card under a challengeable top is kept too (E26)."""
     keep = np.ones(len(R), np.int64)
@@ -215,7 +217,7 @@ def reshuffle(e, st: State, R) -> None:
     st.pile_counts[R[two], under[two]] += 1
 
 
-def draw_until_color(e, st: State, R, seats) -> None:
+def draw_until_color(e: RuleTables, st: State, R, seats) -> None:
     """Wild Draw Colour: draw until a card whose active face has the active colour (E5, E6; at most
     ``wdc_cap`` cards).  A pile that runs out, or is empty from the start, is made again from the discard
     pile (rules §1.4) and the drawing goes on; it stops when no card is left to draw."""
@@ -247,7 +249,7 @@ def draw_until_color(e, st: State, R, seats) -> None:
             return
 
 
-def draw_top_one(s, st: State, seat: int, k: int) -> None:
+def draw_top_one(s: ScalarTables, st: State, seat: int, k: int) -> None:
     """Scalar twin of ``draw_top`` (with ``add_to_hands`` and E28) for the game of one of ``s``."""
     dn = st.draw_n.item(0)
     hand = st.hands[0, seat]

@@ -19,10 +19,11 @@ from . import chance, color_choice, deflect, exchange, flip, jump_in, memory, pe
 from .cards import FLIP, REVERSE, SKIP, SKIP_EVERYONE, WILD_DRAW_COLOR
 from .rows import flat
 from .state import CHOOSE_COLOR, DRAWN, JUMP, PENDING, TURN, State
-from .tables import FX_DRAW, FX_FLIP, FX_REVERSE, FX_ROTATE, FX_SKIP, FX_SKIP_EVERYONE, FX_TARGETED
+from .tables import FX_DRAW, FX_FLIP, FX_REVERSE, FX_ROTATE, FX_SKIP, FX_SKIP_EVERYONE, FX_TARGETED, RuleTables
+from .twins import ScalarTables
 
 
-def act_play(e, st: State, R, a) -> None:
+def act_play(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     """``play``: legal plays ``a`` in rows ``R`` (a turn's play, a drawn card, a stacked or deflecting
     card, a jump-in)."""
     c, P = e.config, e.P
@@ -56,7 +57,7 @@ def act_play(e, st: State, R, a) -> None:
     live = ~out
     fx = int(np.bitwise_or.reduce(e.F_FX[face]))  # the effects present among these plays
     chooser = card_effects(e, st, R, face, actor, d, side, live, nseat, nphase, fx,
-                           reverse_returns=P == 2 and c.two_player_reverse == "skip", a=a)  # E24
+                           reverse_returns=e.reverse_skips, a=a)  # E24
 
     o = flat(out)
     L: slice | np.ndarray = slice(None)  # the rows still in play: all of them unless a seat went out
@@ -74,7 +75,8 @@ def act_play(e, st: State, R, a) -> None:
             def then(*_) -> None:
                 penalty.clear_pending(st, Rd)
                 scoring.end_round(e, st, Rd, ad)
-            piles.draw_cards(e, st, Rd, nseat[ld], st.pending[Rd].astype(np.int64), st.pending_color[Rd], 0, then)
+            piles.draw_cards(e, st, Rd, nseat[ld], st.pending[Rd].astype(np.int64), st.pending_color[Rd], 0, then,
+                             queue)
         live[o[defer]] = True  # the victim answers the challengeable card first
         L = flat(live)
         if L.size == 0:
@@ -88,7 +90,7 @@ def act_play(e, st: State, R, a) -> None:
     jump_in.offer_jump_in(e, st, RL, exclude_origin=True)
 
 
-def card_effects(e, st: State, R, face, actor, d, side, live, nseat, nphase, fx: int, reverse_returns: bool,
+def card_effects(e: RuleTables, st: State, R, face, actor, d, side, live, nseat, nphase, fx: int, reverse_returns: bool,
                  a=None) -> np.ndarray | None:
     """The effects of the cards ``face`` that ``actor`` has just put on top in ``R`` (rules §3.2, §6.3,
     §7.3): the one place each effect is applied, to a played card (``act_play``) and to the first card
@@ -130,7 +132,7 @@ def card_effects(e, st: State, R, face, actor, d, side, live, nseat, nphase, fx:
     return None
 
 
-def discard(e, st: State, R, fs, kind, hn) -> None:
+def discard(e: RuleTables, st: State, R, fs, kind, hn) -> None:
     """The one place a card is played: ``kind`` leaves the hand at flat (game, seat) ``fs`` (holding
     ``hn`` cards) and goes on top of the discard pile of ``R``."""
     flat_kind = fs * e.K + kind
@@ -147,7 +149,7 @@ def discard(e, st: State, R, fs, kind, hn) -> None:
     st.pile_counts.reshape(-1)[R * e.K + kind] += 1
 
 
-def pick_kind(e, st: State, R, actor, face) -> np.ndarray:
+def pick_kind(e: RuleTables, st: State, R, actor, face) -> np.ndarray:
     """UNO Flip: which physical card plays ``face``.  The owner cannot see its own backs, so among
     held cards showing that face one is taken at random (weighted by copies); a drawn card is itself."""
     cand = e.FACE_KINDS[face]  # (n, 4), padded with K
@@ -165,7 +167,7 @@ def pick_kind(e, st: State, R, actor, face) -> np.ndarray:
     return kind
 
 
-def act_play_one(s, st: State, a: int, actor: int) -> None:
+def act_play_one(s: ScalarTables, st: State, a: int, actor: int) -> None:
     """Scalar twin of ``act_play`` for a card that is not the seat's last."""
     P = s.P
     face = s.face[a]
@@ -217,7 +219,7 @@ def act_play_one(s, st: State, a: int, actor: int) -> None:
     jump_in.offer_jump_in_one(s, st)
 
 
-def discard_one(s, st: State, actor: int, kind: int, hn: int) -> None:
+def discard_one(s: ScalarTables, st: State, actor: int, kind: int, hn: int) -> None:
     """Scalar twin of ``discard``."""
     hand = st.hands[0, actor]
     hand[kind] -= 1
@@ -230,7 +232,7 @@ def discard_one(s, st: State, actor: int, kind: int, hn: int) -> None:
     st.pile_counts[0, kind] += 1
 
 
-def pick_kind_one(s, st: State, actor: int, face: int) -> int:
+def pick_kind_one(s: ScalarTables, st: State, actor: int, face: int) -> int:
     """Scalar twin of ``pick_kind`` (one-sided decks: the face is the kind)."""
     if not s.two_sided:
         return face

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .tables import RuleTables
+
 _ALL: dict[int, np.ndarray] = {}  # batch size -> the cached arange marking "every row, in order"
 _ROW_VIEW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -80,7 +82,7 @@ def count_row(b: np.ndarray) -> np.ndarray:
     return np.bitwise_count(b.view(_ROW_VIEW[b.shape[-1]])[..., 0]).astype(np.int16)
 
 
-def next_seat(e, st, R, seat, k: int) -> np.ndarray:
+def next_seat(e: RuleTables, st, R, seat, k: int) -> np.ndarray:
     """``next(seat, k)`` in the direction of play of each row (rules §1.1)."""
     return (np.asarray(seat, np.intp) + k * st.direction[R].astype(np.intp)) % e.P
 

@@ -19,8 +19,6 @@ every section of the rules (docs/rules.md) to its module.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from . import (
@@ -44,19 +42,21 @@ from .memory import Memory, MemoryTables
 from .memory import tables as memory_tables
 from .rows import all_rows, flat, sel
 from .scoring import StepResult
+from .settling import DEFAULT_SETTLING, Listener, Settling
 from .state import JUMP, OVER, State
-from .tables import RuleTables, pack_bits
+from .tables import RuleTables
 
-__all__ = ["Engine", "IllegalActionError", "StepResult", "all_rows"]
+__all__ = ["DEFAULT_SETTLING", "Engine", "IllegalActionError", "Listener", "Settling", "StepResult", "all_rows"]
 
 _MAX_FORCED_PASSES = 100_000
+
 
 
 class IllegalActionError(ValueError):
     """An action that is not legal for the seat asked."""
 
 
-def _act_pass(e, st: State, R, a) -> None:
+def _act_pass(e: Engine, st: State, R, a, queue: list) -> None:
     """``pass``: declines a jump-in (or catch) offer, or lets a Skip stand."""
     j = st.phase[R] == JUMP
     if np.count_nonzero(j):
@@ -73,36 +73,20 @@ HANDLERS = ((PLAY, play.act_play), (DRAW, drawn.act_draw), (KEEP, drawn.act_keep
 
 class Engine(RuleTables):
     """Static tables (the fields of ``RuleTables``) and the batched rules of one configuration
-    (``RuleConfig`` and player count)."""
-
-    #: seats one window of ``forced.draw_chains`` looks ahead (2 to 64): a speed setting only, the games
-    #: played do not depend on it (tests/test_determinism.py)
-    chain_window: int = 8
-    #: take forced draws in chains and unanswerable penalties in bulk; ``False`` takes each forced
-    #: move through the legal masks, one pass each: slower, the same games (the tests' reference)
-    bulk_forced_moves: bool = True
+    (``RuleConfig`` and player count).  It holds nothing of a game or a call: the games are a ``State``,
+    how forced moves are taken and who hears of the actions are each call's ``Settling``."""
 
     def __init__(self, config, num_players: int):
         super().__init__(**RuleTables.values(config, num_players))
-        self.log: list | None = None  # when a list: (row, seat, action) of every action applied
-        self.pass_log: list | None = None  # when a list: (pass, rows, perf_counter()) as each settle pass starts
-        self.draw_queue: list | None = None  # inside ``apply``: the draws waiting (``piles.draw_cards``)
-        # the look-up tables of the table's memory hooks (``core.memory``), built when a state keeps a memory
-        self.memory_tables: MemoryTables | None = None
 
     def __getstate__(self) -> dict:
-        """A pickle (a training checkpoint's games) keeps the configuration and the engine's own settings, not
-        the tables, which are built from them: loaded by a later version of the package, the engine gets that
-        version's tables (a checkpoint written before a table was added resumes instead of failing mid-step)."""
-        tables = RuleTables.__dataclass_fields__
-        state = {k: v for k, v in self.__dict__.items() if k not in tables}
-        state.update(config=self.config, P=self.P, memory_tables=None)  # the memory's tables: built when needed
-        return state
+        """A pickle (a training checkpoint's games) keeps the configuration, not the tables, which are built
+        from it: loaded by a later version of the package, the engine gets that version's tables (a checkpoint
+        written before a table was added resumes instead of failing mid-step)."""
+        return {"config": self.config, "P": self.P}
 
     def __setstate__(self, state: dict) -> None:
-        settings = {k: v for k, v in state.items() if k not in RuleTables.__dataclass_fields__}
         Engine.__init__(self, state["config"], state["P"])
-        self.__dict__.update(settings, memory_tables=None)
 
     @property
     def memory(self) -> MemoryTables | None:
@@ -110,24 +94,7 @@ class Engine(RuleTables):
         None: whether this engine's games remember.  The memory itself is ``State.memory``."""
         return self.memory_tables
 
-    # ================================================================== bitmasks and state
-    def pack(self, flags: np.ndarray) -> np.ndarray:
-        """``(..., K) bool`` -> ``(..., W) uint64`` bitmasks (bit ``k % 64`` of word ``k // 64``)."""
-        return pack_bits(flags, self.W)
-
-    def unpack(self, bits: np.ndarray, pad: bool = False) -> np.ndarray:
-        """``(n, W) uint64`` -> ``(n, K) bool`` (``(n, K + 1)`` with a False column K if ``pad``)."""
-        u = np.unpackbits(np.ascontiguousarray(bits).view(np.uint8), axis=-1, count=self.K + pad,
-                          bitorder="little")
-        return u.view(bool)
-
-    def resync(self, st: State, R, seats=None) -> None:
-        """Recompute the held-kind bitmasks of seats (all seats of ``R`` when ``seats`` is None)."""
-        if seats is None:
-            st.held[R] = self.pack(st.hands[R] > 0)
-        else:
-            st.held[R, seats] = self.pack(st.hands[R, seats] > 0)
-
+    # ================================================================== state
     def new_state(self, batch_size: int, memory: bool = False) -> State:
         """An empty state of ``batch_size`` games; ``memory``: with the table's memory (observation v3)."""
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
@@ -142,17 +109,26 @@ class Engine(RuleTables):
         st.key[rows] = chance.keys_from_seeds(np.broadcast_to(seeds, np.shape(st.seed[rows])))
         st.counter[rows] = 0
 
-    def new_games(self, st: State, rows) -> None:
-        """Start a new game in ``rows`` (``deal.new_games``)."""
+    def new_games(self, st: State, rows, how: Settling = DEFAULT_SETTLING) -> None:
+        """Start a new game in ``rows`` (``deal.new_games``) and take its forced first moves."""
+        rows = np.asarray(rows, np.intp)
         deal.new_games(self, st, rows)
+        self.settle(st, rows, how)
 
-    def next_rounds(self, st: State, rows, settle: bool = True) -> None:
-        """Deal the next round in finished ``rows`` (``deal.next_rounds``)."""
-        deal.next_rounds(self, st, rows, settle)
+    def next_rounds(self, st: State, rows, settle: bool = True, how: Settling = DEFAULT_SETTLING) -> None:
+        """Deal the next round in finished ``rows`` (``deal.next_rounds``); ``settle=False`` leaves the
+        forced first moves and the masks to the caller's next ``settle``."""
+        rows = np.asarray(rows, np.intp)
+        deal.next_rounds(self, st, rows)
+        if settle:
+            self.settle(st, rows, how)
 
-    def deal_from_pile(self, st: State, rows, settle: bool = True) -> None:
+    def deal_from_pile(self, st: State, rows, settle: bool = True, how: Settling = DEFAULT_SETTLING) -> None:
         """Deal from the draw pile as it lies (``deal.deal_from_pile``)."""
-        deal.deal_from_pile(self, st, rows, settle)
+        rows = np.asarray(rows, np.intp)
+        deal.deal_from_pile(self, st, rows)
+        if settle:
+            self.settle(st, rows, how)
 
     def refresh(self, st: State, R, bits: np.ndarray | None = None, tface: np.ndarray | None = None) -> None:
         """Recompute the legal-action masks of ``R`` (``legal.refresh``)."""
@@ -164,12 +140,18 @@ class Engine(RuleTables):
     def game_winners(self, st: State, R) -> np.ndarray:
         return scoring.game_winners(self, st, R)
 
-    def wrong_card_penalty(self, st: State, R: np.ndarray) -> None:
-        """The seeds' wrong-card rule for an illegal action (``penalty.wrong_card_penalty``)."""
+    def wrong_card_penalty(self, st: State, R: np.ndarray, how: Settling = DEFAULT_SETTLING) -> None:
+        """The seeds' wrong-card rule for an illegal action (``penalty.wrong_card_penalty``), then the forced
+        moves; ``how.listener`` hears of the draw as action -1, then of the forced moves."""
+        R = np.asarray(R, np.intp)
+        if how.listener is not None:
+            how.listener(zip(R.tolist(), st.actor[R].tolist(), [-1] * R.size))
         penalty.wrong_card_penalty(self, st, R)
+        self.settle(st, R, how)
 
     # ================================================================== step
-    def step(self, st: State, actions: np.ndarray, autoreset: bool = False) -> StepResult:
+    def step(self, st: State, actions: np.ndarray, autoreset: bool = False,
+             how: Settling = DEFAULT_SETTLING) -> StepResult:
         """Apply one action per game (ignored for games whose round is over), then the forced moves.
 
         With ``autoreset`` a finished round is followed at once by the next deal (a new game once
@@ -189,19 +171,19 @@ class Engine(RuleTables):
         if live.size == B:
             live = all_rows(B)
         self._validate(st, live, actions[sel(live)])
-        self.apply(st, live, actions[sel(live)])
+        self.apply(st, live, actions[sel(live)], how.listener)
         if not autoreset:
-            self.settle(st, live)
+            self.settle(st, live, how)
             return self.result(st, was_over)
         R = live
         if live.size < B:  # a round over before this step ended at its own deal (forced moves, as with
             # one-card hands) after the last step had reported one in that game: report it now, deal again
             R, was_over = all_rows(B), np.zeros(B, bool)
         out = self.result(st, was_over)
-        self.deal_and_settle(st, R, out)
+        self.deal_and_settle(st, R, out, how)
         return out
 
-    def deal_and_settle(self, st: State, R: np.ndarray, out: StepResult) -> None:
+    def deal_and_settle(self, st: State, R: np.ndarray, out: StepResult, how: Settling = DEFAULT_SETTLING) -> None:
         """The second half of an autoreset ``step`` (``out``: its result, over the whole batch): deal
         the next round where ``out`` reports one ended and settle ``R`` (the rows stepped) with them.
         A round that a forced move ends meanwhile is reported into ``out`` and dealt too; one that ends
@@ -209,7 +191,7 @@ class Engine(RuleTables):
         ended = flat(out.round_over)
         dealt = None
         if ended.size and not self.deal_after_first_pass:
-            self.next_rounds(st, ended, settle=False)
+            self.next_rounds(st, ended, settle=False, how=how)
             ended, dealt = ended[:0], ended
 
         def deal_on(over: np.ndarray) -> None:
@@ -218,15 +200,16 @@ class Engine(RuleTables):
             more = self.result(st, np.zeros(late.size, bool), late)
             for name, arr in zip(StepResult._fields, more):
                 getattr(out, name)[late] = arr
-            self.next_rounds(st, over, settle=False)
+            self.next_rounds(st, over, settle=False, how=how)
 
-        self.settle(st, R, on_over=deal_on, ended=ended, already_dealt=dealt)
+        self.settle(st, R, how, on_over=deal_on, ended=ended, already_dealt=dealt)
 
-    def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray) -> StepResult:
+    def step_rows(self, st: State, R: np.ndarray, actions: np.ndarray,
+                  how: Settling = DEFAULT_SETTLING) -> StepResult:
         """Apply ``actions`` in the games ``R`` only (all in play); the result covers those rows."""
         R, actions = self.check_rows(st, R, actions)
-        self.apply(st, R, actions)
-        self.settle(st, R)
+        self.apply(st, R, actions, how.listener)
+        self.settle(st, R, how)
         return self.result(st, np.zeros(R.size, bool), R)
 
     def check_rows(self, st: State, R, actions) -> tuple[np.ndarray, np.ndarray]:
@@ -261,36 +244,35 @@ class Engine(RuleTables):
         """What happened in rows ``R`` (default: all) since ``was_over`` (``scoring.step_result``)."""
         return scoring.step_result(self, st, was_over, R)
 
-    def apply(self, st: State, R: np.ndarray, a: np.ndarray) -> None:
-        """Apply legal actions ``a`` in rows ``R`` (no validation, no mask refresh: see ``settle``)."""
-        if self.log is not None:
-            self.log.extend(zip(R.tolist(), st.actor[R].tolist(), np.asarray(a).tolist()))
+    def apply(self, st: State, R: np.ndarray, a: np.ndarray, listener: Listener | None = None) -> None:
+        """Apply legal actions ``a`` in rows ``R`` (no validation, no mask refresh: see ``settle``);
+        ``listener`` hears of them first."""
+        if listener is not None:
+            listener(zip(R.tolist(), st.actor[R].tolist(), np.asarray(a).tolist()))
         kind = self.A_KIND[a]
         present = np.bincount(kind, minlength=len(HANDLERS)).tolist()
         S = sel(R)
         st.turn_count[S] += self.A_COUNTED[a]
-        self.draw_queue = []  # the handlers' draws are made together, below (piles.draw_queued)
-        try:
-            for k, handler in HANDLERS:
-                if present[k]:
-                    i = flat(kind == k) if present[k] < len(R) else slice(None)
-                    handler(self, st, R[i], a[i])
-            queue = self.draw_queue
-        finally:
-            self.draw_queue = None
+        queue: list = []  # the handlers' draws, made together below (piles.draw_cards, piles.draw_queued)
+        for k, handler in HANDLERS:
+            if present[k]:
+                i = flat(kind == k) if present[k] < len(R) else slice(None)
+                handler(self, st, R[i], a[i], queue)
         if queue:
             piles.draw_queued(self, st, queue)
         st.declared[S] &= self.A_KEEPS_DECLARED[a]
         count = st.turn_count[S]
-        if count.size and count.max() >= self.config.max_turns_per_round:  # E3: blocked, reported truncated
-            over = R[(count >= self.config.max_turns_per_round) & (st.phase[S] != OVER)]
+        if count.size and count.max() >= self.max_turns:  # E3: blocked, reported truncated
+            over = R[(count >= self.max_turns) & (st.phase[S] != OVER)]
             if over.size:
                 scoring.end_blocked_round(self, st, over, truncated=True)
 
-    def settle(self, st: State, R: np.ndarray, on_over=None, ended=None, already_dealt=None) -> None:
+    def settle(self, st: State, R: np.ndarray, how: Settling = DEFAULT_SETTLING, on_over=None, ended=None,
+               already_dealt=None) -> None:
         """After ``R`` changed: take every forced move (a single legal action) until each game waits on
         a real choice, and refresh the masks of ``R``.  Chains of forced draws and unanswerable
-        penalties are taken in bulk (``forced``); the rest through the masks, one pass each.
+        penalties are taken in bulk (``forced``, unless ``how.bulk`` is False); the rest through the
+        masks, one pass each; ``how.listener`` hears of every move taken.
 
         ``on_over(rows)``, if given, is called with the rows whose round a forced move ended, once per
         row; it deals their next round (unsettled), which then joins the next pass, so one loop of
@@ -312,24 +294,25 @@ class Engine(RuleTables):
             if dealt is None:
                 dealt = np.zeros(st.batch_size, bool)
             dealt[ended] = True
+        bulk, listener, trace = how.bulk, how.listener, how.trace
         for k in range(_MAX_FORCED_PASSES):
             if R.size == 0:
                 return
-            if self.pass_log is not None:  # benchmarks/profile_core.py --passes
-                self.pass_log.append((k, R.size, time.perf_counter()))
+            if trace is not None:  # benchmarks/profile_core.py --passes
+                trace(k, R.size)
             tface = matching.top_face(self, st, R)  # no forced penalty or draw changes the top card
-            if self.bulk_forced_moves:
-                forced.forced_penalties(self, st, R, tface)
+            if bulk:
+                forced.forced_penalties(self, st, R, tface, listener)
             bits, chain = forced.forced_draw_rows(self, st, R, tface)
-            if chain.size and self.bulk_forced_moves:
+            if chain.size and bulk:
                 Rc, tc = R[chain], tface[chain]
-                forced.draw_chains(self, st, Rc, tc)
+                forced.draw_chains(self, st, Rc, tc, how.chain_window, listener)
                 # the chains changed who is asked: recompute those rows
                 bits[chain] = matching.playable_bits(self, st, Rc, st.actor[Rc].astype(np.intp), None, tc)
             legal.refresh(self, st, R, bits, tface)
             F = R[st.nlegal[sel(R)] == 1]
             if F.size:
-                self.apply(st, F, st.mask[F].argmax(1))
+                self.apply(st, F, st.mask[F].argmax(1), listener)
             if on_over is not None:
                 over = R[st.phase[sel(R)] == OVER]
                 if over.size and dealt is not None:

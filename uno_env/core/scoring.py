@@ -11,6 +11,7 @@ import numpy as np
 
 from .rows import all_rows, flat, sel
 from .state import OVER, State
+from .tables import RuleTables
 
 
 class StepResult(NamedTuple):
@@ -37,7 +38,7 @@ class StepResult(NamedTuple):
     scores: np.ndarray
 
 
-def hand_values(e, st: State, R) -> np.ndarray:
+def hand_values(e: RuleTables, st: State, R) -> np.ndarray:
     """(n, P) points in each hand, valued on the side in play (rules §2, §7.5)."""
     hands = st.hands[R].astype(np.float32)  # a matrix product: exact for these small integers
     if not e.two_sided:
@@ -45,7 +46,7 @@ def hand_values(e, st: State, R) -> np.ndarray:
     return (hands @ e.K_PTS_F[st.side[R].astype(np.intp)][:, :, None])[..., 0].astype(np.int32)
 
 
-def end_blocked_round(e, st: State, R, truncated: bool = False) -> None:
+def end_blocked_round(e: RuleTables, st: State, R, truncated: bool = False) -> None:
     """E2: the lowest hand value wins (ties: fewer cards, then the earliest seat from the dealer's
     left), or the round is void (``blocked_round=void_redeal``); E3 (``truncated``): the same when
     ``max_turns_per_round`` stops the round."""
@@ -59,7 +60,7 @@ def end_blocked_round(e, st: State, R, truncated: bool = False) -> None:
     end_round(e, st, R, w)
 
 
-def end_round(e, st: State, R, w) -> None:
+def end_round(e: RuleTables, st: State, R, w) -> None:
     """End the round in ``R`` won by seats ``w`` (-1: void) and score it (rules §3.4, §6.4, §7.5)."""
     if R.size == 0:
         return
@@ -98,7 +99,7 @@ def end_round(e, st: State, R, w) -> None:
     st.nlegal[R] = 0
 
 
-def game_winners(e, st: State, R) -> np.ndarray:
+def game_winners(e: RuleTables, st: State, R) -> np.ndarray:
     """(n, P) the winners of finished games (ties share, E31): the highest score, or the lowest under
     ``cumulative_low``."""
     sc = st.scores[R]
@@ -107,7 +108,7 @@ def game_winners(e, st: State, R) -> np.ndarray:
     return sc == sc.max(1, keepdims=True)
 
 
-def step_result(e, st: State, was_over: np.ndarray, R: np.ndarray | None = None) -> StepResult:
+def step_result(e: RuleTables, st: State, was_over: np.ndarray, R: np.ndarray | None = None) -> StepResult:
     """What happened in rows ``R`` (default: all) since ``was_over`` (their phase-OVER flags)."""
     P = e.P
     R = all_rows(st.batch_size) if R is None else R

@@ -34,7 +34,7 @@ face-to-kind tables (``FACE_KINDS`` ...) serve the legal mask (``legal.refresh``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -94,7 +94,14 @@ class RuleTables:
     retract: bool  # a guilty card is taken back (challenge_guilty=retract_and_draw_2)
     enforce: str  # uno_enforcement
     window_discard_only: bool  # uno_window_close=next_card_discard
+    automatic: bool  # uno_enforcement=automatic
     deal_after_first_pass: bool  # Engine.step deals ended rounds after the first settling pass
+    reverse_skips: bool  # two players and two_player_reverse=skip: a played Reverse gives the turn back (E24)
+    stacks: bool  # a draw card may be stacked (stacking is not "none")
+    keep_ok: bool  # a playable drawn card may be kept (drawn_card_play is not "forced")
+    drawn_never: bool  # a drawn card is never played (drawn_card_play=never)
+    invert_pile: bool  # a Flip turns the discard pile over (flip_discard_mode=invert_pile)
+    max_turns: int  # max_turns_per_round (E3)
     # faces
     F_SIDE: np.ndarray
     F_COLOR: np.ndarray
@@ -128,7 +135,7 @@ class RuleTables:
     PLAY_FACE: np.ndarray  # ... and the face each shows
     N_PLAY: int
     PLAY_SEGMENTS: list  # runs (a0, a1, f0, f1) of the play block: see _segments
-    PLAY_GROUPS: list | None  # one-sided decks: (actions per kind, kinds) to count legal plays by popcount
+    PLAY_GROUPS: list  # one-sided decks: (actions per kind, kinds) to count legal plays by popcount (else empty)
     TGT_COLS: np.ndarray  # play columns that target a seat ...
     TGT_SEAT: np.ndarray  # ... and that seat
     CATCH_IDS: np.ndarray
@@ -148,12 +155,33 @@ class RuleTables:
     SKIPBITS: np.ndarray
     RESTRBITS: np.ndarray
     COLORBITS: np.ndarray
-    # UNO Flip: a face is playable if a kind showing it is
-    FACE_KINDS: np.ndarray | None = None  # (F, 4) the kinds showing face f on its side (padded with K)
-    SIDE_FACES: np.ndarray | None = None  # (2, F) the faces of each side
-    FACE_PAIRS: np.ndarray | None = None  # two kinds per face, read as one 2-byte word
-    MANY_FACES: np.ndarray | None = None  # faces shown by more than two kinds ...
-    MANY_REST: np.ndarray | None = None  # ... and their other kinds
+    # UNO Flip: a face is playable if a kind showing it is (empty for a one-sided deck)
+    FACE_KINDS: np.ndarray  # (F, 4) the kinds showing face f on its side (padded with K)
+    SIDE_FACES: np.ndarray  # (2, F) the faces of each side
+    FACE_PAIRS: np.ndarray  # two kinds per face, read as one 2-byte word
+    MANY_FACES: np.ndarray  # faces shown by more than two kinds ...
+    MANY_REST: np.ndarray  # ... and their other kinds
+    # the look-up tables of the table's memory hooks (``core.memory.tables``), built when a state keeps a memory
+    memory_tables: Any = field(default=None, init=False, repr=False)
+
+    # ------------------------------------------------------------------ bitmasks
+    def pack(self, flags: np.ndarray) -> np.ndarray:
+        """``(..., K) bool`` -> ``(..., W) uint64`` bitmasks (bit ``k % 64`` of word ``k // 64``)."""
+        return pack_bits(flags, self.W)
+
+    def unpack(self, bits: np.ndarray, pad: bool = False) -> np.ndarray:
+        """``(n, W) uint64`` -> ``(n, K) bool`` (``(n, K + 1)`` with a False column K if ``pad``)."""
+        u = np.unpackbits(np.ascontiguousarray(bits).view(np.uint8), axis=-1, count=self.K + pad,
+                          bitorder="little")
+        return u.view(bool)
+
+    def resync(self, st: Any, R, seats=None) -> None:
+        """Recompute the held-kind bitmasks of seats of the ``State`` ``st`` (all seats of ``R`` when
+        ``seats`` is None).  (``st`` is not typed here: ``state`` stands above this module.)"""
+        if seats is None:
+            st.held[R] = self.pack(st.hands[R] > 0)
+        else:
+            st.held[R, seats] = self.pack(st.hands[R, seats] > 0)
 
     @staticmethod
     def values(config: RuleConfig, num_players: int) -> dict[str, Any]:
@@ -204,6 +232,10 @@ def _options(t: dict, c: RuleConfig) -> None:
              hard=restricting and not c.challenge,
              retract=restricting and c.challenge and c.challenge_guilty == "retract_and_draw_2",
              enforce=c.uno_enforcement, window_discard_only=c.uno_window_close == "next_card_discard",
+             automatic=c.uno_enforcement == "automatic",
+             reverse_skips=t["P"] == 2 and c.two_player_reverse == "skip", stacks=c.stacking != "none",
+             keep_ok=c.drawn_card_play != "forced", drawn_never=c.drawn_card_play == "never",
+             invert_pile=c.flip_discard_mode == "invert_pile", max_turns=c.max_turns_per_round,
              # Without voluntary draws a seat holding one playable card must play it: forced plays are
              # common and settling nearly always takes a second pass, which the rounds that the actions
              # ended can join (dealt with those the first pass ends: one deal fewer per step)
@@ -223,7 +255,7 @@ def _actions(t: dict, c: RuleConfig, deck: Deck) -> None:
     play_face = A.face[play_ids].astype(np.intp)
     assert np.array_equal(play_ids, np.arange(play_ids.size))  # plays come first
     t.update(PLAY_IDS=play_ids, PLAY_FACE=play_face, N_PLAY=int(play_ids.size), PLAY_SEGMENTS=_segments(play_face))
-    t["PLAY_GROUPS"] = None
+    t["PLAY_GROUPS"] = []
     if not t["two_sided"]:  # count legal plays by popcount: kinds grouped by actions per kind
         per = np.bincount(play_face, minlength=K)  # play actions showing each kind
         per = np.where(t["F_TARGETED"][:K], per - 1, per)  # a seat never targets itself
@@ -271,6 +303,9 @@ def _playability(t: dict, c: RuleConfig) -> None:
     t["SKIPBITS"] = pack_bits(t["K_SKIP"], W)
     t["RESTRBITS"] = pack_bits(t["K_RESTR"], W)
     t["COLORBITS"] = pack_bits(t["K_COLOR"][:, None, :] == np.arange(NC)[None, :, None], W)  # (2, NC, W)
+    empty = np.zeros(0, np.intp)
+    t.update(FACE_KINDS=np.zeros((0, 4), np.intp), SIDE_FACES=np.zeros((2, 0), bool), FACE_PAIRS=empty,
+             MANY_FACES=empty, MANY_REST=empty)
     if t["two_sided"]:
         # FACE_KINDS[f] lists the kinds showing face f on its side (padded with K: no kind)
         lists = [(t["KF"][F_SIDE[g]] == g).nonzero()[0] for g in range(F)]

@@ -15,20 +15,23 @@ from . import jump_in, piles
 from .actions import UNO
 from .rows import count_row, flat, rows_with_any, sel
 from .state import NOT_ASKED, TURN, State
+from .tables import RuleTables
+from .twins import ScalarTables
 
 
-def act_uno(e, st: State, R, a) -> None:
+def act_uno(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     st.declared[R] = True
 
 
-def act_catch(e, st: State, R, a) -> None:
+def act_catch(e: RuleTables, st: State, R, a, queue: list | None = None) -> None:
     """``catch @t``: the vulnerable seat ``t`` draws ``uno_penalty`` cards."""
     t = e.A_TARGET[a].astype(np.intp)
     st.vulnerable[R, t] = False
-    piles.draw_cards(e, st, R, t, np.full(len(R), e.config.uno_penalty, np.int64), np.zeros(len(R), bool), 0)
+    piles.draw_cards(e, st, R, t, np.full(len(R), e.config.uno_penalty, np.int64), np.zeros(len(R), bool), 0,
+                     queue=queue)
 
 
-def after_play(e, st: State, R, fs, had_two) -> None:
+def after_play(e: RuleTables, st: State, R, fs, had_two) -> None:
     """After the whole effect of a play in ``R`` (E16; ``fs``: the flat (game, seat) of each player,
     ``had_two``: it played from two cards): a seat left at one card without declaring is vulnerable;
     one that received its one-card hand is not (rules §12.10)."""
@@ -38,7 +41,7 @@ def after_play(e, st: State, R, fs, had_two) -> None:
         offer_catch(e, st, R[one])
 
 
-def offer_catch(e, st: State, R) -> None:
+def offer_catch(e: RuleTables, st: State, R) -> None:
     """``uno_catch_out_of_turn``: the seats in ``R`` that just became vulnerable and move again
     before anyone else is asked are first offered to the others, in turn order, to be caught
     (``catch`` or ``pass``; jump-ins too, where the rules have them).  The offer is the phase of a
@@ -51,7 +54,7 @@ def offer_catch(e, st: State, R) -> None:
     jump_in.ask_in_order(e, st, R, rank)
 
 
-def close_windows(e, st: State, R, actor, discard: bool, in_turn=True) -> None:
+def close_windows(e: RuleTables, st: State, R, actor, discard: bool, in_turn=True) -> None:
     """End the other seats' UNO windows (rules §1.5, E27): ``next_card_discard`` closes on any card
     discarded by another seat; ``next_player_action`` when the next player begins a turn (a play or
     draw in turn, not an out-of-turn jump-in).  Under ``automatic`` enforcement the penalty is
@@ -72,7 +75,7 @@ def close_windows(e, st: State, R, actor, discard: bool, in_turn=True) -> None:
     if i.size == 0:
         return
     st.vulnerable[R[i], p] = False
-    if e.enforce == "automatic":
+    if e.automatic:
         while i.size:  # one seat per game at a time, so each draw sees its own pile
             _, first = np.unique(i, return_index=True)
             piles.draw_from_pile(e, st, R[i[first]], p[first], np.full(first.size, e.config.uno_penalty))
@@ -81,7 +84,7 @@ def close_windows(e, st: State, R, actor, discard: bool, in_turn=True) -> None:
             i, p = i[keep], p[keep]
 
 
-def call_and_catch_columns(e, st: State, R, actor, anyplay, m, extra) -> None:
+def call_and_catch_columns(e: RuleTables, st: State, R, actor, anyplay, m, extra) -> None:
     """``legal.refresh``'s ``uno`` column (a seat at two cards about to play one) and ``catch``
     columns (the other vulnerable seats, E29), into mask ``m`` and the counts ``extra``."""
     S = sel(R)
@@ -97,7 +100,7 @@ def call_and_catch_columns(e, st: State, R, actor, anyplay, m, extra) -> None:
             extra += count_row(v)
 
 
-def call_and_catch_columns_one(s, st: State, actor: int, bits: int, m) -> int:
+def call_and_catch_columns_one(s: ScalarTables, st: State, actor: int, bits: int, m) -> int:
     """Scalar twin of ``call_and_catch_columns``; returns the legal actions it added."""
     n = 0
     if bits and st.hand_n.item(0, actor) == 2 and not st.declared.item(0):
@@ -113,7 +116,7 @@ def call_and_catch_columns_one(s, st: State, actor: int, bits: int, m) -> int:
     return n
 
 
-def after_play_one(s, st: State, actor: int, had_two: bool) -> None:
+def after_play_one(s: ScalarTables, st: State, actor: int, had_two: bool) -> None:
     """Scalar twin of ``after_play``."""
     if s.enforce != "off" and had_two and st.hand_n.item(0, actor) == 1 and not st.declared.item(0):
         st.vulnerable[0, actor] = True
@@ -121,7 +124,7 @@ def after_play_one(s, st: State, actor: int, had_two: bool) -> None:
             offer_catch(s.e, st, s.ROW)
 
 
-def close_windows_one(s, st: State, seat: int, discard: bool) -> None:
+def close_windows_one(s: ScalarTables, st: State, seat: int, discard: bool) -> None:
     """Scalar twin of ``close_windows`` under ``catch`` enforcement (``automatic`` goes to the engine)."""
     if s.enforce == "off" or (not discard and s.e.window_discard_only):
         return
