@@ -212,8 +212,9 @@ def test_a_best_response_warm_starts_from_a_bot_by_cloning_it(tmp_path, capsys):
     assert best_response.warm_kind("ppo-standard_en-2p") == "init_agent"
     assert best_response.run_name("greedy", "standard_en", 2, "ppo-standard_en-2p") == \
         "br-greedy-standard_en-2p-from-ppo-standard_en-2p"
-    assert "| `greedy` | `standard_en` | 2 | 512 | from `heuristic` |" in leaderboard.render({**_page_stub(), "exploitability": [
-        {**line, "start_from": "heuristic", "warm_start": "distill"}]})
+    page = leaderboard.render({**_page_stub(), "exploitability": [{**line, "start_from": "heuristic",
+                                                                   "warm_start": "distill"}]})
+    assert "| `greedy` | `standard_en` | 2 | 512 | from `heuristic` |" in page
     for bad in (["greedy", "--seed", str(seeds.LEADERBOARD.start)],  # not a training seed
                 ["greedy", "--warm-start", "--start-from", "heuristic"],  # one start at a time
                 ["greedy", "--start-from", "no-such-agent"]):
@@ -330,7 +331,7 @@ def test_the_page_gives_each_agent_claim_one_figure_the_targets_table_quotes():
     c2, c4 = claims.agent_claim("standard_en", 2), claims.agent_claim("standard_en", 4)
     readme = (ROOT / "README.md").read_text()
     training_md = (ROOT / "docs" / "training.md").read_text()
-    for c, players in ((c2, 2), (c4, 4)):
+    for c in (c2, c4):
         figure = f"{100 * c['rate']:.1f}%"
         assert f"**{figure}**" in page  # the leaderboard page's figures section
         assert f"{figure} ({100 * c['lo']:.1f}% to {100 * c['hi']:.1f}%)" in readme  # the targets table

@@ -211,28 +211,24 @@ def _scratch(game: VecGame) -> tuple[threading.Lock, VecGame]:
     key = (game.rules, game.num_players, game.observer.version)
     with _SCRATCH_LOCK:
         if key not in _SCRATCH:
-            g = VecGame(game.rules, game.num_players, batch_size=1, autoreset=False, observation=key[2])
-            g.engine.bulk_forced_moves = False  # each forced move through ``apply``, logged
+            # each forced move through ``apply``, heard by the listener
+            g = VecGame(game.rules, game.num_players, batch_size=1, autoreset=False, observation=key[2],
+                        forced_moves="one_by_one")
             _SCRATCH[key] = threading.Lock(), g
         return _SCRATCH[key]
 
 
-class _FirstMoveOf(list):
-    """``Engine.log`` that keeps a copy of the game just before ``seat``'s first action: the mask then is that
-    seat's, refreshed, even when the action was forced (its only legal move)."""
+class _FirstMoveOf:
+    """A listener (``core.settling.Listener``) that keeps a copy of the game just before ``seat``'s first action:
+    the mask then is that seat's, refreshed, even when the action was forced (its only legal move)."""
 
     def __init__(self, state: State, seat: int):
-        super().__init__()
         self.state, self.seat, self.before = state, seat, None
 
-    def append(self, entry) -> None:
-        if self.before is None and int(entry[1]) == self.seat:
-            self.before = self.state.copy()
-        super().append(entry)
-
-    def extend(self, entries) -> None:
+    def __call__(self, entries) -> None:
         for entry in entries:
-            self.append(entry)
+            if self.before is None and int(entry[1]) == self.seat:
+                self.before = self.state.copy()
 
 
 def offered_moves(table: Table, seat: int) -> list[dict]:
@@ -246,21 +242,18 @@ def offered_moves(table: Table, seat: int) -> list[dict]:
     with lock:
         e = scratch.engine
         scratch.state = st.copy()
-        watch = e.log = _FirstMoveOf(scratch.state, seat)
-        try:
-            for _ in range(table.P + 2):
-                now = scratch.state
-                phase, actor = int(now.phase[0]), int(now.actor[0])
-                if phase == OVER or actor == seat or watch.before is not None:
-                    break
-                decline = e.actions.index["keep" if phase == DRAWN else "pass"]
-                if phase not in (DRAWN, JUMP, DEFLECT) or not now.mask[0, decline]:
-                    return []
-                scratch.step(np.array([decline]))
-            at = watch.before if watch.before is not None else scratch.state
-            return moves(table, seat, at)
-        finally:
-            e.log = None
+        watch = _FirstMoveOf(scratch.state, seat)
+        for _ in range(table.P + 2):
+            now = scratch.state
+            phase, actor = int(now.phase[0]), int(now.actor[0])
+            if phase == OVER or actor == seat or watch.before is not None:
+                break
+            decline = e.actions.index["keep" if phase == DRAWN else "pass"]
+            if phase not in (DRAWN, JUMP, DEFLECT) or not now.mask[0, decline]:
+                return []
+            scratch.step(np.array([decline]), listener=watch)
+        at = watch.before if watch.before is not None else scratch.state
+        return moves(table, seat, at)
 
 
 def tag_of(data) -> int:
