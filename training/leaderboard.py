@@ -856,8 +856,12 @@ def main(argv: list[str] | None = None) -> int:
         tables = []
         for rules in presets:
             for n in sizes:
-                t = place(args.extra, rules, n, rounds=rounds, work=work, resume=True, robustness=args.robustness,
-                          log=lambda s: print(s, flush=True))
+                try:
+                    t = place(args.extra, rules, n, rounds=rounds, work=work, resume=True, robustness=args.robustness,
+                              log=lambda s: print(s, flush=True))
+                except (ValueError, LookupError, ImportError) as exc:  # the strategy's own error, in one line
+                    print(f"leaderboard: error: {exc}", file=sys.stderr)
+                    return 2
                 tables.append(t)
                 print("\n".join(table_lines(t, best_responses(args.best_responses))), flush=True)
         out.parent.mkdir(parents=True, exist_ok=True)
