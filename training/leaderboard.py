@@ -565,7 +565,7 @@ def render(data: dict) -> str:
         if shown:
             lines += [f"({len(shown)} of them for agents or tables not on this leaderboard.)", ""]
     lines += claims_lines(data)
-    lines += gauntlet_lines()
+    lines += gauntlet_lines(data)
     lines += add_yours_lines()
     lines += ["## Reproduce { #reproduce }", "", "```bash",
               "python -m training.leaderboard            # the protocol above (hours on two cores)",
@@ -720,8 +720,8 @@ def claims_lines(data: dict) -> list[str]:
             *rows, ""]
 
 
-def gauntlet_lines() -> list[str]:
-    """The flawed players, what each does and where it applies."""
+def gauntlet_lines(data: dict | None = None) -> list[str]:
+    """The flawed players, what each does and where it applies; the tables whose robustness is not measured."""
     from agents import flawed
 
     lines = ["## The flawed players { #robustness }", "",
@@ -736,6 +736,12 @@ def gauntlet_lines() -> list[str]:
         where = [r for r in PRESETS if flawed.applies(f, r)]
         lines.append(f"| `{f.player}` | {f.doc} | {', '.join(f'`{r}`' for r in where)} | "
                      f"{'held out' if f.held_out else ''} |")
+    missing = [f"`{t['rules']}` at {t['players']} players" for t in (data or {}).get("tables", [])
+               if not t.get("robustness")]
+    if missing:
+        lines += ["", f"**Robustness not measured yet** for {', '.join(missing)} "
+                      "(`python -m training.leaderboard --robustness-only --resume` plays them and keeps the "
+                      "matches already played)."]
     return lines + [""]
 
 
