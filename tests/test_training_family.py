@@ -78,8 +78,15 @@ def test_the_lean_loop_may_change_only_its_optimisation_and_length_on_resume(tmp
 
 def test_the_run_folder_refuses_a_second_start_and_a_resume_of_nothing(tmp_path):
     _saved_run(tmp_path, ppo_lean.Config)
-    with pytest.raises(ValueError, match="already exists; pass --resume"):
+    again = ppo_lean.Config(runs_dir=str(tmp_path), run_name="r")  # the same command over an interrupted run
+    RunFolder(tmp_path / "r").open(again)
+    assert again.resume  # goes on
+    with pytest.raises(ValueError, match="already exists; pass --resume.*not 5"):  # another start over it: refused
+        RunFolder(tmp_path / "r").open(ppo_lean.Config(runs_dir=str(tmp_path), run_name="r", seed=5))
+    (tmp_path / "r" / "agent.json").write_text("{}")  # a finished run: a second start is refused
+    with pytest.raises(ValueError, match="already exists; pass --resume.*finished"):
         RunFolder(tmp_path / "r").open(ppo_lean.Config(runs_dir=str(tmp_path), run_name="r"))
+    (tmp_path / "r" / "agent.json").unlink()
     with pytest.raises(ValueError, match=r"no run at .* \(missing config.json\)"):
         RunFolder(tmp_path / "s").open(ppo_lean.Config(runs_dir=str(tmp_path), run_name="s", resume=True))
     with pytest.raises(ValueError, match="started with players=2, not 3"):  # a config built in code is checked too
