@@ -19,6 +19,8 @@ observations first.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from .config import RuleConfig, make_rules
@@ -30,7 +32,7 @@ from .scalar import ScalarStepper
 from .settling import Listener, Settling
 from .state import OVER, State
 
-FORCED_MOVES = ("bulk", "one_by_one")
+FORCED_MOVES = ("bulk", "one_by_one", "ask")
 _ROW = all_rows(1)  # the row of a batch of one (the engine reads it as the whole batch)
 
 
@@ -63,7 +65,9 @@ class VecGame:
             cost less.
         forced_moves: ``"bulk"`` (default: chains of forced draws and unanswerable penalties taken many
             at once, ``core.forced``) or ``"one_by_one"`` (each through the legal masks, so that a listener
-            hears of each before it is applied, with the game as it was: slower, the same games).
+            hears of each before it is applied, with the game as it was: slower, the same games) or
+            ``"ask"`` (none taken: the seat is asked, with its one legal action, as at any decision; the
+            same games once that action is chosen, and who is asked tells nothing a hand explains).
         chain_window: seats one pass of the forced-draw chains looks ahead (2 to 64; a speed setting,
             the same games).
         **options: rule options overriding the preset (the names of rules §9).
@@ -80,7 +84,7 @@ class VecGame:
         if forced_moves not in FORCED_MOVES:
             raise ValueError(f"forced_moves={forced_moves!r} is not allowed; use one of: {', '.join(FORCED_MOVES)}")
         self.rules = make_rules(rules, **options)
-        self.settling = Settling(bulk=forced_moves == "bulk", chain_window=chain_window)
+        self.settling = Settling(bulk=forced_moves == "bulk", chain_window=chain_window, ask=forced_moves == "ask")
         self.forced_moves = forced_moves
         self.engine = Engine(self.rules, num_players)
         self.observer = Observer(self.engine, observation)
@@ -106,7 +110,7 @@ class VecGame:
         """This game's ``Settling`` (``forced_moves``, ``chain_window``) with ``listener``, for the engine's
         calls (``Engine.wrong_card_penalty``...)."""
         how = self.settling
-        return how if listener is None else Settling(how.bulk, how.chain_window, listener)
+        return how if listener is None else dataclasses.replace(how, listener=listener)
 
     def reset(self, seed=None, listener: Listener | None = None) -> None:
         """Start a new game in every row."""
@@ -141,7 +145,7 @@ class VecGame:
         if a.shape != (1,) or not np.issubdtype(a.dtype, np.integer) or st.phase.item(0) == OVER:
             return e.step(st, a, self.autoreset, self.settling_with(listener))  # its error, or a round already over
         e.check_rows(st, _ROW, a)
-        self._scalar.step(st, a.item(0), listener)  # type: ignore[union-attr]  # set: _step_one's caller checked
+        self._scalar.step(st, a.item(0), listener, self.settling.ask)  # type: ignore[union-attr]  # set: _step_one's caller checked
         out = e.result(st, np.zeros(1, bool))
         if self.autoreset and out.round_over.item(0):
             e.deal_and_settle(st, _ROW, out, self.settling_with(listener))
