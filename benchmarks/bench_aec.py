@@ -21,6 +21,13 @@ time inside one C call is credited to the Python function that made it; unlike c
 to every call.
 
     python benchmarks/bench_aec.py --rules flip_jp --profile 30
+
+``--ask-forced`` instead times the env with ``ask_forced=True`` (every forced move a step of its own) beside
+the default, in alternating windows (no peer): steps/s, rounds/s and steps per round of each, and the
+ratios, one JSON line per preset and player count (``--players``).
+
+    python benchmarks/bench_aec.py --ask-forced --rules standard_en house_cn solo_bga flip_jp --players 2 4 \
+        --out benchmarks/results/aec_ask_forced.jsonl
 """
 
 from __future__ import annotations
@@ -45,9 +52,9 @@ from uno_env import uno_v4
 from uno_env.core.actions import PLAY
 
 
-def our_round(rules: str, players: int, seed: int = 0, observation: str = "v3"):
+def our_round(rules: str, players: int, seed: int = 0, observation: str = "v3", ask_forced: bool = False):
     """One round of our env through the standard AEC loop (``aec_round``), RLCard's random agent choosing."""
-    env = uno_v4.env(rules=rules, num_players=players, observation=observation)
+    env = uno_v4.env(rules=rules, num_players=players, observation=observation, ask_forced=ask_forced)
     env.reset(seed=seed)
     choice = random.Random(seed).choice
     is_play = (env.unwrapped.game.engine.A_KIND == PLAY).astype(np.int8)
@@ -61,6 +68,28 @@ def our_round(rules: str, players: int, seed: int = 0, observation: str = "v3"):
 
 def ours(rules: str, players: int, seconds: float, warmup: float, seed: int = 0, observation: str = "v3") -> dict:
     return _window(our_round(rules, players, seed, observation), seconds, warmup)
+
+
+def ask_forced_line(args, rules: str, players: int) -> dict:
+    """Our env with ``ask_forced`` off and on, in alternating windows: steps/s, rounds/s, steps per round."""
+    runs: dict = {False: [], True: []}
+    for r in range(args.repeats):
+        for ask in (False, True):
+            runs[ask].append(_window(our_round(rules, players, observation=args.observation[0], ask_forced=ask),
+                                     args.seconds, args.warmup if r == 0 else 0.0))
+    line: dict = {"bench": "aec_ask_forced", "rules": rules, "players": players, "observation": args.observation[0]}
+    for ask, name in ((False, "default"), (True, "ask_forced")):
+        mine = runs[ask]
+        line[name] = {"steps_per_s": rounded(median([m["steps_per_s"] for m in mine])),
+                      "rounds_per_s": rounded(median([m["games_per_s"] for m in mine])),
+                      "steps_per_round": rounded(sum(m["steps"] for m in mine) / sum(m["games"] for m in mine)),
+                      "steps_per_s_runs": [rounded(m["steps_per_s"]) for m in mine]}
+    line["ratio_steps_per_s"] = rounded(line["ask_forced"]["steps_per_s"] / line["default"]["steps_per_s"])
+    line["ratio_rounds_per_s"] = rounded(line["ask_forced"]["rounds_per_s"] / line["default"]["rounds_per_s"])
+    line.update({"seconds": args.seconds, "repeats": args.repeats, "warmup_excluded": True,
+                 "policy": "random legal play, else random legal action (RLCard's random agent)",
+                 "machine": machine(), "versions": versions()})
+    return line
 
 
 def profile(rules: str, observation: str, seconds: float, top: int = 40, interval: float = 0.0005) -> dict:
@@ -110,9 +139,18 @@ def main(argv=None) -> int:
     p.add_argument("--smoke", action="store_true", help="tiny windows, for CI")
     p.add_argument("--profile", type=float, default=None, metavar="SECONDS",
                    help="instead of timing, sample where our env's loop spends SECONDS of CPU time (per preset)")
+    p.add_argument("--ask-forced", action="store_true",
+                   help="time ask_forced=True beside the default instead (no peer), at each of --players")
+    p.add_argument("--players", type=int, nargs="+", default=[2], help="player counts of --ask-forced")
     args = p.parse_args(argv)
     if args.smoke:
         args.seconds, args.warmup, args.repeats = 0.05, 0.0, 1
+    if args.ask_forced:
+        with output(args.out) as out:
+            for rules in args.rules:
+                for players in args.players:
+                    emit(ask_forced_line(args, rules, players), out)
+        return 0
     if args.profile is not None:
         with output(args.out) as out:
             for rules in args.rules:

@@ -79,7 +79,7 @@ def test_a_v3_agent_at_a_table_without_the_memory_is_a_clear_error(models):
     """Why the tables choose: a v2 game cannot seat an agent trained on v3."""
     from agents.policy import ModelMismatchError
     with pytest.raises(ModelMismatchError, match="observation='v3'"):
-        agents.load(str(models / "tiny-2p"), game=Table("standard_en", 2, seed=0).game)
+        agents.load(str(models / "tiny-2p"), game=Table("standard_en", 2, seed=0, observation="v2").game)
 
 
 # ---------------------------------------------------------------------- uno watch / uno play

@@ -4,6 +4,7 @@ timeouts only guard against a hang (generous, so a busy machine passes)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +101,19 @@ def test_bench_aec_profile_prints_the_share_of_each_function_in_the_loop():
     assert record["bench"] == "aec_profile" and record["rules"] == "flip_jp" and record["steps"] > 0
     shares = record["inclusive"]
     assert shares and all(0 < v <= 1 for v in shares.values()) and "observe.py:observe_one" in shares
+
+
+def test_bench_aec_ask_forced_times_the_option_beside_the_default():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this tree's env, whatever is installed
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_aec.py"), "--ask-forced", "--smoke",
+                           "--rules", "solo_bga", "--players", "3"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    (record,) = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    assert record["bench"] == "aec_ask_forced" and (record["rules"], record["players"]) == ("solo_bga", 3)
+    for name in ("default", "ask_forced"):
+        assert {"steps_per_s", "rounds_per_s", "steps_per_round"} <= record[name].keys()
+    assert {"ratio_steps_per_s", "ratio_rounds_per_s", "versions"} <= record.keys()
 
 
 def test_ab_core_times_two_trees_in_alternating_processes(tmp_path):

@@ -80,6 +80,46 @@ def test_forced_moves_taken_in_bulk_give_the_same_games_as_one_at_a_time():
             assert _play(bulk, steps, seed=9) == expected, (rules, players, options, window)
 
 
+def _moves_by_decision(game: VecGame, steps: int) -> list:
+    """Each row's moves (seat, action), heard by a listener, the ``k``-th real decision of row ``r`` choosing by
+    ``(r, k)`` alone and a single legal action taken as it is: the same choices whoever takes the forced moves."""
+    B = game.batch_size
+    moves: list = [[] for _ in range(B)]
+    decided = np.zeros(B, np.int64)
+
+    def listen(heard) -> None:
+        for row, seat, action in heard:
+            moves[row].append((seat, action))
+    game.reset(game.state.seed.copy(), listener=listen)
+    for _ in range(steps):
+        mask = game.legal_mask()
+        n = mask.sum(1)
+        pick = (np.arange(B) * 1000003 + decided * 7919) % np.maximum(n, 1)
+        game.step(np.argmax(mask.cumsum(1) > pick[:, None], 1), listener=listen)
+        decided += n > 1
+    return moves
+
+
+@pytest.mark.parametrize("autoreset", [False, True])
+def test_forced_moves_asked_give_the_same_games_as_forced_moves_taken(autoreset):
+    """``forced_moves="ask"`` takes no forced move: the game waits on the seat with its one legal action.
+    Once each is chosen, the games are those of the engine taking them (rounds dealt on included)."""
+    for rules in ("standard_en", "house_cn", "solo_bga", "flip_jp"):
+        taken = VecGame(rules, 3, batch_size=8, seed=5, forced_moves="one_by_one", autoreset=autoreset)
+        asked = VecGame(rules, 3, batch_size=8, seed=5, forced_moves="ask", autoreset=autoreset)
+        expected, got = _moves_by_decision(taken, 150), _moves_by_decision(asked, 600)
+        for row, (e, g) in enumerate(zip(expected, got)):
+            n = min(len(e), len(g))
+            assert n > 20 and e[:n] == g[:n], (rules, row)
+
+
+def test_forced_moves_asked_leave_one_legal_action_where_the_engine_would_take_it():
+    taken = VecGame("standard_en", 3, batch_size=16, seed=2, forced_moves="one_by_one")
+    asked = VecGame("standard_en", 3, batch_size=16, seed=2, forced_moves="ask")
+    assert (taken.legal_mask().sum(1) > 1).all()
+    assert (asked.legal_mask().sum(1) == 1).any()
+
+
 @pytest.mark.parametrize("preset", ["standard_en", "house_cn"])
 def test_stepping_games_whose_rounds_are_all_over_changes_nothing(preset):
     """Without autoreset a finished round waits; a step then ignores its action, even when no game

@@ -79,7 +79,9 @@ def test_without_a_loader_a_name_is_refused_and_agent_objects_still_play(monkeyp
         LearnerGames(opponents="heuristic")
     env = LearnerGames(opponents=AlwaysFirst(), num_envs=2, seed=1)
     env.step(env.action_masks().argmax(1))
-    assert opponents.observation_for(["heuristic", AlwaysFirst()]) == "v2"  # nothing says v3
+    # with no loader nothing says what "heuristic" reads: it is served the default (v3, VecGame's and every env's)
+    assert opponents.observation_for(["heuristic", AlwaysFirst()]) == "v3"
+    assert opponents.observation_for([AlwaysFirst()]) == "v2"
 
 
 def test_a_researchers_loader_adds_names_and_the_projects_is_asked_first(monkeypatch):
@@ -101,3 +103,41 @@ def test_the_layout_of_a_game_comes_from_the_agents_metadata(tmp_path):
     assert opponents.observation_for([path, "heuristic"]) == agents.observation_for([path, "heuristic"]) == "v3"
     assert opponents.observation_for(["heuristic", "random"]) == "v2"
     assert opponents.observation_of(agents.load(path, game=VecGame("standard_en", 2))) == "v3"
+
+
+class Undeclared(AlwaysFirst):
+    """An agent that does not say which layout it reads."""
+
+    observation = None
+
+
+def test_one_decision_gives_the_layout_and_memory_a_lineup_needs():
+    assert opponents.layout_for(["heuristic", "random"]) == {"observation": "v2", "memory": False}  # bots: v2
+    assert opponents.layout_for([]) == {"observation": "v2", "memory": False}  # nobody observes
+    assert opponents.layout_for("heuristic") == {"observation": "v2", "memory": False}  # one name alone
+    assert opponents.layout_for(["heuristic", AlwaysFirst()]) == {"observation": "v2", "memory": False}
+    assert opponents.layout_for(["heuristic", Undeclared()]) == {"observation": "v3", "memory": True}  # the default
+    # a learner's own layout, the memory kept when anyone at the table reads v3
+    assert opponents.layout_for("heuristic", learner="v2") == {"observation": "v2", "memory": False}
+    assert opponents.layout_for("heuristic", learner="v3") == {"observation": "v3", "memory": True}
+    assert opponents.layout_for(Undeclared(), learner="v2") == {"observation": "v2", "memory": True}
+
+
+def test_the_memory_is_decided_apart_from_the_layout():
+    from uno_env import VecGame
+    from uno_env.table import Table
+    assert VecGame(batch_size=2).state.memory is not None and VecGame(observation="v2").state.memory is None
+    v2_with_memory = VecGame(batch_size=2, seed=1, observation="v2", memory=True)
+    plain = VecGame(batch_size=2, seed=1, observation="v2")
+    assert v2_with_memory.state.memory is not None and v2_with_memory.observation_size == plain.observation_size
+    for _ in range(30):  # the same games and v2 observations, the memory kept beside them
+        actions = plain.legal_mask().argmax(1)
+        v2_with_memory.step(actions)
+        plain.step(actions)
+        assert np.array_equal(v2_with_memory.observe(), plain.observe())
+    with pytest.raises(ValueError, match="memory=False is not allowed with observation='v3'"):
+        VecGame(memory=False)
+    with pytest.raises(ValueError, match="memory='yes' is not allowed"):
+        VecGame(memory="yes")
+    table = Table()  # a table's defaults are VecGame's
+    assert table.game.observer.version == VecGame().observer.version and table.game.state.memory is not None

@@ -88,7 +88,7 @@ class WebTwin:
         monkeypatch.setattr(web_games, "secrets", SimpleNamespace(token_urlsafe=lambda n: next(made),
                                                                   compare_digest=secrets.compare_digest))
         monkeypatch.setattr(Game, "_table", staticmethod(
-            lambda rules, n, deal, names, layout: Table.from_position(setup, names=names, observation=layout)))
+            lambda rules, n, deal, names, layout: Table.from_position(setup, names=names, **layout)))
         self.viewer, self.shown, self.public, self.plays, self.moments = viewer, [], 0, {}, []
         self.ended, self.waited = False, 0
         take = self.take

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from uno_env import extras
+from uno_env import extras, opponents
 
 Z95 = 1.959963984540054
 
@@ -134,8 +134,9 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
         raise ValueError(f"lineup has {len(lineup)} agents for {P} seats")
     B = max(1, min(batch_size, games))
     next_game = B
-    # observation v3 (the table's memory on): each agent reads its own layout (uno_env.learner.observer_for)
-    game = VecGame(rules, P, batch_size=B, seed=seed, autoreset=False, observation="v3", **options)
+    # the layout and memory the lineup needs (the memory on if anyone reads v3): each agent reads its own
+    # layout (uno_env.learner.observer_for)
+    game = VecGame(rules, P, batch_size=B, seed=seed, autoreset=False, **opponents.layout_for(lineup), **options)
     names = [x if isinstance(x, str) else getattr(x, "name", type(x).__name__) for x in lineup]
     # identical names share one agent object (one batched act call per distinct agent)
     distinct = list(dict.fromkeys(names))

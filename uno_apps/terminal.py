@@ -47,11 +47,11 @@ def _trained(name: str) -> bool:
     return kind in ("export", "sb3", "rllib")
 
 
-def observation_for(names: list[str]) -> str:
-    """The observation layout of a table where ``names`` play: v3 when an agent was trained on it (it needs
-    the table's memory), else v2, which games of bots keep (``agents.observation_for``)."""
-    import agents
-    return agents.observation_for(names)
+def layout_for(names: list[str]) -> dict:
+    """The observation layout and memory of a table where ``names`` play (``uno_env.opponents.layout_for``):
+    v3 with the table's memory when an agent reads v3, else v2, which games of bots keep."""
+    from uno_env import opponents
+    return opponents.layout_for(names)
 
 
 def split_names(text: str) -> list[str]:
@@ -127,7 +127,7 @@ def play(rules: str, num_players: int, opponents: str, seat: int = 0, seed=None,
         raise ValueError(f"--seat must be from 0 to {num_players - 1}, got {seat}")
     names = split_names(opponents)
     table = Table(rules, num_players, seed=seed, names=seat_names(names, num_players, seat), record=record,
-                  observation=observation_for(names), **options)
+                  **layout_for(names), **options)
     bots = load_agents(names, table.game, seed, out)
     seat_bot = {p: bots[i % len(bots)] for i, p in enumerate(q for q in range(num_players) if q != seat)}
     screen = Screen(table, seat, ansi, out)
@@ -190,7 +190,7 @@ def watch(rules: str, num_players: int, bots: str, seed=None, rounds: int = 1, a
         raise ValueError(f"--rounds must be at least 1, got {rounds}")
     names = split_names(bots)
     table = Table(rules, num_players, seed=seed, names=seat_names(names, num_players), record=record,
-                  observation=observation_for(names), **options)
+                  **layout_for(names), **options)
     agents_ = load_agents(names, table.game, seed, out)
     seat_bot = [agents_[p % len(agents_)] for p in range(num_players)]
     screen = Screen(table, None, ansi, out)
@@ -226,10 +226,11 @@ def replay_table(record, where: str = "record") -> tuple[Table, list[int]]:
     names = list(record.agents) if record.agents and len(record.agents) == record.num_players else None
     if names is not None:
         names = [f"{n}_{p}" for p, n in enumerate(names)]
+    layout = layout_for([])  # a replay: no agent observes, so no layout or memory is needed
     if record.start is not None:
-        table = Table.from_position(record.start, names)
+        table = Table.from_position(record.start, names, **layout)
     else:
-        table = Table(record.rules, record.num_players, seed=record.seed, names=names, **record.options)
+        table = Table(record.rules, record.num_players, seed=record.seed, names=names, **layout, **record.options)
     frames = [len(table.events)]
     for i, (seat, a) in enumerate(record.actions):
         if record.episode == "game":

@@ -22,7 +22,14 @@ that is several times faster.
 ``agent_selection`` is the seat asked, which is not always the seat whose turn it is: out-of-turn
 decisions (a jump-in, a Skip deflection, a challenge, a colour choice) are asked of the seat
 concerned.  Forced moves (a single legal action) are taken by the engine, so every decision offered
-is a real choice.
+is a real choice.  That leaves a channel open to code that reads ``agent_selection`` or observes the
+other seats between decisions: whether a seat is asked at all says something its hand explains (the
+seat to move holds a playable card, or a draw card's victim under ``house_cn``/``solo_bga`` holds one
+to stack; a drawn card it may keep is playable).  With ``ask_forced=True`` the env plays no forced move
+itself: the seat is asked, with its one legal action in the mask, as at any decision, so the sequence of
+agents asked hangs on public moves only.  The games are the same once that action is taken; the cost is
+the extra steps (docs/benchmarks.md).  Jump-in offers (``jump_in``, on in ``solo_bga``) still go to the
+seats holding the identical card only, so there ``agent_selection`` still names a holder.
 
 Arguments:
     rules: preset name (``standard_en``, ``standard_ru``, ``house_cn``, ``solo_bga``, ``flip_jp``) or
@@ -40,6 +47,9 @@ Arguments:
         (``uno_env.records``, docs/records.md); episodes an illegal move ended or changed are left out.
     observation: the observation layout, ``"v3"`` (default: what the table has seen, ``uno_env.core.memory``)
         or ``"v2"`` (the older, shorter layout: the first part of v3).
+    ask_forced: ``False`` (default: the engine takes forced moves) or ``True`` (every seat is asked at every
+        turn, forced moves included, with one legal action; ``VecGame(forced_moves="ask")``).  Records
+        keep the real decisions only, so they replay as any other.
     **options: rule options (the names of rules §9).
 
 A challenge shows the offender's hand to the challenger only (rules §1.6): after the step, that agent's
@@ -166,15 +176,18 @@ class raw_env(AECEnv):
 
     def __init__(self, rules="standard_en", num_players: int = 4, render_mode: str | None = None,
                  episode: str = "round", illegal_action: str = "lose", record=None, observation: str = "v3",
-                 **options):
+                 ask_forced: bool = False, **options):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode={render_mode!r} is not supported; use None, 'ansi' or 'human'")
         if episode not in EPISODES:
             raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
         check_illegal_action(illegal_action)
+        if not isinstance(ask_forced, bool):
+            raise ValueError(f"ask_forced={ask_forced!r} is not allowed; use True or False")
+        self.ask_forced = ask_forced
         self.game = VecGame(rules, num_players, batch_size=1, seed=0, autoreset=False, observation=observation,
-                            **options)
+                            forced_moves="ask" if ask_forced else "bulk", **options)
         # the moves applied, chosen and forced: (row, seat, action id or text), the last 12 (``history``)
         self._moves: deque = deque(maxlen=12)
         self._listen = self._moves.extend  # the listener given to every call that moves the game
@@ -323,9 +336,9 @@ class raw_env(AECEnv):
             self._accumulate_rewards()
         else:
             shown = challenged_hand(self.game.engine, st, 0, a) if a in self._challenges else None
-            if self._recorder is not None:
-                self._recorder.act(0, st.actor.item(0), a)
-            ended = self._scalar.step(st, a, self._listen)
+            if self._recorder is not None and not (self.ask_forced and st.nlegal.item(0) == 1):
+                self._recorder.act(0, st.actor.item(0), a)  # a record holds decisions: it replays forced moves
+            ended = self._scalar.step(st, a, self._listen, self.ask_forced)
             if ended:
                 self._end_round(self.game.engine.result(st, np.zeros(1, bool)))
                 self._accumulate_rewards()

@@ -210,9 +210,9 @@ def simulate_rounds(rules="standard_en", num_players: int = 4, rounds: int = 10_
     ``seed + i``, and the built-in policies and agents draw from generators seeded with ``seed``.
 
     A new game starts in a row whenever a game ends (``target`` reached), with a random dealer; the
-    next round's dealer otherwise follows ``next_dealer``.  The games observe layout v3 when an agent
-    was trained on it (``uno_env.opponents.observation_for``; it needs the table's memory), else v2;
-    ``observation=`` chooses.
+    next round's dealer otherwise follows ``next_dealer``.  The games observe the layout, and keep the
+    memory, that the agents need (``uno_env.opponents.layout_for``: v3 with the table's memory when an agent
+    reads v3 or does not say, v2 for the built-in policies and bots); ``observation=`` chooses.
     """
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
         raise ValueError(f"rounds must be a positive integer, got {rounds!r}")
@@ -221,11 +221,8 @@ def simulate_rounds(rules="standard_en", num_players: int = 4, rounds: int = 10_
     B = int(min(batch_size, rounds))
     one_policy = not isinstance(policy, (list, tuple))
     specs = [policy] if one_policy else list(policy)
-    if "observation" not in options:
-        if all(isinstance(s, str) and s in BUILTIN_POLICIES for s in specs):
-            options["observation"] = "v2"  # the built-in policies read no memory: the cheaper layout
-        else:  # v3 when an agent was trained on it (it needs the table's memory); bots keep v2
-            options["observation"] = opponents.observation_for(specs)
+    if "observation" not in options:  # the built-in policies read no memory: they need nothing
+        options.update(opponents.layout_for([s for s in specs if not (isinstance(s, str) and s in BUILTIN_POLICIES)]))
     game = VecGame(rules, num_players, batch_size=B, seed=seed, autoreset=False, **options)
     P, st, engine = game.num_players, game.state, game.engine
     specs = specs * P if one_policy else specs

@@ -254,6 +254,19 @@ always the seat whose turn it is: a jump-in, a Skip deflection, a challenge, a c
 are asked of the seat concerned. Forced moves (a single legal action) are taken by the engine, so every
 decision offered is a real choice.
 
+That default leaves one channel open. Whether a seat is asked at all hangs on its hand: the seat to move
+is asked only if it holds a card it could play (else the engine draws for it), a draw card's victim only
+if it holds a card to stack (`house_cn`, `solo_bga`), a seat that drew only if the card it drew is
+playable. Code that reads `agent_selection`, or observes the other seats between decisions, learns that.
+With `ask_forced=True` the env takes no forced move itself: the seat is asked with its one legal action
+in the mask, so who is asked, and when the others observe, hang on public moves only (two games that
+differ only in cards a seat cannot see ask the same seats, `tests/test_ask_forced.py`). The games are the
+same once those actions are taken, and records hold the real decisions only. The cost: about 1.3 to 2
+times as many steps per round, and 0.69 to 0.96 times the rounds per second of the default in a random
+game ([benchmarks](../benchmarks.md#every-seat-asked-ask_forced)). Jump-in offers (`jump_in`, on in
+`solo_bga`) still go only to the seats holding the identical card: there the seat asked names a holder
+whatever `ask_forced` says.
+
 {layouts_text}
 
 The observation is one float32 vector per seat, seat-relative (position 0 is the observer, then the

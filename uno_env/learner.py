@@ -29,7 +29,7 @@ from .checks import action_ids
 from .core.game import VecGame
 from .core.observe import Observer
 from .core.state import OVER
-from .opponents import resolve
+from .opponents import layout_for, resolve
 
 
 def observer_for(game: VecGame, agent, cache: dict) -> Observer:
@@ -70,8 +70,9 @@ class LearnerGames:
             raise ValueError(f"episode={episode!r} is not allowed; use 'round' or 'game'")
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        # the learner's layout; the memory on if the learner or an opponent reads v3 (each its own layout)
         self.game = VecGame(rules, num_players, batch_size=num_envs, seed=seed, autoreset=False,
-                            observation=observation, **options)
+                            **layout_for(opponents, learner=observation), **options)
         self.num_envs, self.P, self.episode = num_envs, self.game.num_players, episode
         if not isinstance(privileged, bool):
             raise ValueError(f"privileged must be True or False, got {privileged!r}")

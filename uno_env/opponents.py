@@ -100,10 +100,25 @@ def observation_of(spec) -> str | None:
 
 
 def observation_for(specs) -> str:
-    """The observation layout of a game played by ``specs`` (names, paths or agent objects): ``"v3"`` when one
-    of them reads v3 (it needs the table's memory, which only a v3 game keeps), else ``"v2"``, the cheaper."""
-    items = [specs] if is_name(specs) else list(specs)
-    return "v3" if any(observation_of(s) == "v3" for s in items) else "v2"
+    """The observation layout of a game played by ``specs`` (names, paths or agent objects, one or a list):
+    ``"v2"``, the cheaper, when every one of them says it reads v2 (the bots, agents exported before v3),
+    else ``"v3"``, the default of ``VecGame`` and every env (it keeps the table's memory, and serves v2
+    readers too: v2 is its first part), so that an agent that does not say is served the default."""
+    items = [specs] if is_name(specs) or not isinstance(specs, (list, tuple)) else list(specs)
+    return "v2" if all(observation_of(s) == "v2" for s in items) else "v3"
 
 
-__all__ = ["GROUP", "UnknownAgentError", "load", "loaders", "observation_for", "observation_of", "resolve"]
+def layout_for(specs, learner: str | None = None) -> dict:
+    """The one decision of what a game needs for the agents ``specs`` (as ``observation_for`` takes; ``[]``:
+    nobody) and a learner that reads ``learner`` (a layout, if there is one): ``{"observation": ...,
+    "memory": ...}``, the arguments of ``VecGame`` (and ``Table``).  The layout is the learner's, else
+    ``observation_for(specs)``; the table's memory is kept when anyone at the table reads v3 (each agent
+    reads its own layout: ``learner.observer_for``)."""
+    empty = isinstance(specs, (list, tuple)) and not specs
+    needs = not empty and observation_for(specs) == "v3"
+    observation = learner if learner is not None else "v3" if needs else "v2"
+    return {"observation": observation, "memory": needs or observation == "v3"}
+
+
+__all__ = ["GROUP", "UnknownAgentError", "layout_for", "load", "loaders", "observation_for", "observation_of",
+           "resolve"]

@@ -101,16 +101,17 @@ class Table:
         names: a display name per seat (default ``player_0``...).
         record: a callable given each finished round as a ``records.GameRecord`` (for example a
             ``records.RecordWriter``'s ``write``), so ``uno play``/``uno watch`` games can be replayed.
-        observation: the layout the agents at the table read (``agents.observation_for(names)``): ``"v3"``
-            keeps the table's memory, which agents trained on v3 need; ``"v2"`` (default) is cheaper.
+        observation, memory: the layout of the game's observations and whether it keeps the table's memory,
+            as for ``VecGame`` (the same defaults: v3, with the memory); ``uno_env.opponents.layout_for(names)``
+            gives both for the agents at the table (v2 without the memory, the cheaper, for bots).
         seed, options: as for ``VecGame``.
     """
 
     def __init__(self, rules="standard_en", num_players: int = 4, seed=None, names=None, record=None,
-                 observation: str = "v2", **options):
+                 observation: str = "v3", memory: bool | None = None, **options):
         # each forced move through the masks, so the tape copies the game before each
         self.game = VecGame(rules, num_players, batch_size=1, seed=seed, autoreset=False, observation=observation,
-                            forced_moves="one_by_one", **options)
+                            memory=memory, forced_moves="one_by_one", **options)
         e = self.engine = self.game.engine
         self.P = e.P
         self.names = list(names) if names is not None else [f"player_{p}" for p in range(self.P)]
@@ -129,11 +130,11 @@ class Table:
         self._deal_events()
 
     @classmethod
-    def from_position(cls, setup: dict, names=None, observation: str = "v2") -> Table:
+    def from_position(cls, setup: dict, names=None, observation: str = "v3", memory: bool | None = None) -> Table:
         """A table in the position ``setup`` (the notation, docs/notation.md)."""
         from .core.notation import config_of
         rules, players = config_of(setup)
-        table = cls(rules, players, seed=setup.get("seed", 0), names=names, observation=observation)
+        table = cls(rules, players, seed=setup.get("seed", 0), names=names, observation=observation, memory=memory)
         table._tape.clear()
         table.game.load(setup, listener=table._hear)  # its forced moves: events after the deal's
         table.events.clear()

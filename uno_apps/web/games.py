@@ -35,7 +35,7 @@ from collections import deque
 
 import numpy as np
 
-from uno_env import VecGame
+from uno_env import VecGame, opponents
 from uno_env.core.config import PRESETS
 from uno_env.core.state import DEFLECT, DRAWN, JUMP, OVER, State
 from uno_env.table import Table
@@ -271,15 +271,15 @@ class Game:
 
     def __init__(self, gid: str, rules: str, players: int, seats: list[str], owner: int, seed: int | None,
                  now: float, name: str | None = None, creator: str = "", entropy: int | None = None):
-        import agents
         self.id, self.rules, self.seats, self.owner, self.seed = gid, rules, seats, owner, seed
         self.creator = creator
         self.humans = [p for p, s in enumerate(seats) if s == HUMAN]
         self.tokens = {p: secrets.token_urlsafe(16) for p in self.humans}
         self.spectator = secrets.token_urlsafe(16)
         bots = [s for s in seats if s != HUMAN]
-        layout = agents.observation_for(bots) if bots else "v2"
-        self.bots = {p: shared_agent(s, rules, players, layout) for p, s in enumerate(seats) if s != HUMAN}
+        layout = opponents.layout_for(bots)  # people only: v2 without the memory
+        self.bots = {p: shared_agent(s, rules, players, layout["observation"]) for p, s in enumerate(seats)
+                     if s != HUMAN}
         root = np.random.SeedSequence(seed if seed is not None else entropy)  # None: 128 bits from the system
         deal = seed if seed is not None else int(root.generate_state(1, np.uint64)[0] >> np.uint64(1))
         self.rng = np.random.default_rng(root.spawn(1)[0])  # the bots' choices
@@ -298,8 +298,8 @@ class Game:
         self._play_bots()
 
     @staticmethod
-    def _table(rules, players, deal, names, layout) -> Table:
-        return Table(rules, players, seed=deal, names=names, observation=layout)
+    def _table(rules, players, deal, names, layout: dict) -> Table:
+        return Table(rules, players, seed=deal, names=names, **layout)
 
     # ------------------------------------------------------------------ who asks
     def viewer_of(self, token: str | None) -> int:

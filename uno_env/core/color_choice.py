@@ -1,7 +1,8 @@
 """The colour choice of a wild that no play declared (phase ``CHOOSE_COLOR``): a Wild turned first
 (rules §3.3, §7.2; ``first_card_wild_chooser``) or a wild face revealed by a Flip (E19;
 ``flip_revealed_wild``).  ``revealed_wild_chooser`` is the one rule for which seat is asked; it
-declares a colour of the side in play with ``choose``; then the seat whose turn it is acts.  The
+declares a colour of the side in play with ``choose``; then the seat whose turn it is acts (answering
+the penalty of a wild draw card turned first, SOLO's Take 4).  The
 scalar path hands these rare moves to the engine.
 """
 
@@ -12,7 +13,7 @@ from typing import TypeVar
 import numpy as np
 
 from . import memory
-from .state import TURN, State
+from .state import PENDING, TURN, State
 from .tables import RuleTables
 
 Seat = TypeVar("Seat", int, np.ndarray)
@@ -34,7 +35,7 @@ def act_choose(e: RuleTables, st: State, R, a, queue: list | None = None) -> Non
         memory.chose(e, st, R, st.actor[R].astype(np.intp), a)
     st.color[R] = e.A_COLOR[a]
     st.actor[R] = st.turn_seat[R]
-    st.phase[R] = TURN
+    st.phase[R] = np.where(st.pending[R] > 0, PENDING, TURN)  # a wild draw card turned first (SOLO's Take 4)
 
 
 def choose_columns(e: RuleTables, rows: np.ndarray, side: np.ndarray, m: np.ndarray, extra: np.ndarray) -> None:

@@ -68,11 +68,12 @@ class RuleConfig:
         "who opens a round: the seat left of the dealer, or (house_cn) counted from it by the first card's "
         "number (E32)")
     first_card_mode: str = _option("apply", ("apply", "redraw_action", "number_only"),
-        "first discard: apply its effect (wild draws are redrawn), bury any action card and turn another "
-        "(house_cn), or return non-numbers to the pile until a number shows (SOLO, Mattel 2022)")
+        "first discard: apply its effect (a wild draw card is redrawn, except SOLO's Take 4), bury any action "
+        "card and turn another (house_cn), or return non-numbers to the pile until a number shows (SOLO, Mattel 2022)")
     first_card_reverse: str = _option("dealer_first", ("dealer_first", "right_of_dealer"),
-        "a Reverse turned first: the dealer plays first, or the seat to the dealer's right does; play then "
-        "runs counter-clockwise")
+        "a Reverse turned first: the dealer plays first, or it acts as the dealer's own Reverse (the seat to "
+        "the dealer's right starts; with two players as two_player_reverse says); play then runs "
+        "counter-clockwise")
     first_card_wild_chooser: str = _option("first_player", ("first_player", "dealer"),
         "who declares the colour of a Wild turned first")
     flip_first_card: str = _option("redraw", ("redraw", "apply"),

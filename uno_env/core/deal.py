@@ -104,14 +104,17 @@ def turn_first_card(st: State, R: np.ndarray) -> None:
 
 
 def first_card_redraws(e: RuleTables, st: State, R: np.ndarray) -> None:
-    """Turn first cards until one is acceptable (``first_card_mode``; a restricted wild draw card is
-    never kept, a Flip only under ``flip_first_card=apply``, E20)."""
+    """Turn first cards until one is acceptable (``first_card_mode``; under ``apply`` a wild draw card is
+    put back (Mattel's Wild Draw Four, UNO Flip's Wild Draw Two) except SOLO's Take 4, which the first
+    player follows like any action card (rules §6.1), and a Flip is kept only under
+    ``flip_first_card=apply``, E20)."""
     c = e.config
     todo = R
     for _ in range(e.N):
         sym = e.F_SYM[e.KF[0, st.discard[todo, st.disc_n[todo] - 1]]]
         if c.first_card_mode == "apply":
-            bad = e.F_RESTR[e.KF[0, st.discard[todo, st.disc_n[todo] - 1]]].copy()
+            bad = (e.F_RESTR[e.KF[0, st.discard[todo, st.disc_n[todo] - 1]]] if e.deck.name != "solo112"
+                   else np.zeros(todo.size, bool))
             if e.two_sided and c.flip_first_card == "redraw":
                 bad |= sym == FLIP
         else:
@@ -138,9 +141,11 @@ def first_card_effects(e: RuleTables, st: State, R: np.ndarray) -> None:
     """The first card's effect (rules §3.3, §7.2; E20, E24, E32), through the effects of a played card
     (``play.card_effects``) as if the dealer had played it: the first player is the seat to the
     dealer's left (or counted from it, ``first_player=count_from_initial``, E32), a Reverse gives the
-    turn back to the dealer (``first_card_reverse=dealer_first``; always with two players), and a Wild
-    asks for its colour before the first turn (``color_choice.revealed_wild_chooser``).  Then
-    jump-ins (E13)."""
+    turn back to the dealer under ``first_card_reverse=dealer_first``; under ``right_of_dealer`` it acts
+    as the dealer's own Reverse would (E24: with two players and ``two_player_reverse=skip`` the dealer
+    plays again, otherwise the seat to the dealer's right starts).  A wild asks for its colour before
+    the first turn (``color_choice.revealed_wild_chooser``; a wild draw card's victim then answers the
+    penalty).  Then jump-ins (E13)."""
     c, P = e.config, e.P
     n = len(R)
     dealer = st.dealer[R].astype(np.intp)
@@ -157,7 +162,7 @@ def first_card_effects(e: RuleTables, st: State, R: np.ndarray) -> None:
     fx = int(np.bitwise_or.reduce(e.F_FX[face])) & TURNED_FX
     chooser = play.card_effects(e, st, R, face, dealer, st.direction[R].astype(np.intp), np.zeros(n, np.intp),
                                 np.ones(n, bool), nseat, nphase, fx,
-                                reverse_returns=c.first_card_reverse == "dealer_first" or P == 2)
+                                reverse_returns=c.first_card_reverse == "dealer_first" or e.reverse_skips)
     wild = flat(color == NO_COLOR)  # its colour is declared first
     if wild.size:
         chooser = nseat.copy() if chooser is None else chooser

@@ -19,6 +19,8 @@ observations first.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from .config import RuleConfig, make_rules
@@ -30,7 +32,7 @@ from .scalar import ScalarStepper
 from .settling import Listener, Settling
 from .state import OVER, State
 
-FORCED_MOVES = ("bulk", "one_by_one")
+FORCED_MOVES = ("bulk", "one_by_one", "ask")
 _ROW = all_rows(1)  # the row of a batch of one (the engine reads it as the whole batch)
 
 
@@ -61,9 +63,15 @@ class VecGame:
             which also turns on the table's memory (``core.memory``: ``State.memory``, read through ``memory``),
             or ``"v2"``, the older and shorter layout (the first part of v3), whose games skip the memory and
             cost less.
+        memory: whether the state keeps the table's memory (``core.memory``), apart from the layout:
+            ``None`` (default) as the layout needs (v3 yes, v2 no); ``True`` with v2 for agents at the table
+            that read v3 through their own observer (``uno_env.opponents.layout_for`` decides both for a
+            lineup); ``False`` is refused with v3, which reads it.
         forced_moves: ``"bulk"`` (default: chains of forced draws and unanswerable penalties taken many
             at once, ``core.forced``) or ``"one_by_one"`` (each through the legal masks, so that a listener
-            hears of each before it is applied, with the game as it was: slower, the same games).
+            hears of each before it is applied, with the game as it was: slower, the same games) or
+            ``"ask"`` (none taken: the seat is asked, with its one legal action, as at any decision; the
+            same games once that action is chosen, and who is asked tells nothing a hand explains).
         chain_window: seats one pass of the forced-draw chains looks ahead (2 to 64; a speed setting,
             the same games).
         **options: rule options overriding the preset (the names of rules §9).
@@ -76,11 +84,11 @@ class VecGame:
 
     def __init__(self, rules: str | RuleConfig = "standard_en", num_players: int = 4,
                  batch_size: int = 1, seed=None, autoreset: bool = True, observation: str = "v3",
-                 forced_moves: str = "bulk", chain_window: int = 8, **options):
+                 forced_moves: str = "bulk", chain_window: int = 8, memory: bool | None = None, **options):
         if forced_moves not in FORCED_MOVES:
             raise ValueError(f"forced_moves={forced_moves!r} is not allowed; use one of: {', '.join(FORCED_MOVES)}")
         self.rules = make_rules(rules, **options)
-        self.settling = Settling(bulk=forced_moves == "bulk", chain_window=chain_window)
+        self.settling = Settling(bulk=forced_moves == "bulk", chain_window=chain_window, ask=forced_moves == "ask")
         self.forced_moves = forced_moves
         self.engine = Engine(self.rules, num_players)
         self.observer = Observer(self.engine, observation)
@@ -88,7 +96,14 @@ class VecGame:
         self.num_actions = self.engine.A
         self.observation_size = self.observer.size
         self.autoreset = autoreset
-        self.state: State = self.engine.new_state(batch_size, memory=observation == "v3")
+        if memory is None:
+            memory = observation == "v3"
+        elif not isinstance(memory, bool):
+            raise ValueError(f"memory={memory!r} is not allowed; use True, False or None (as the layout needs)")
+        elif not memory and observation == "v3":
+            raise ValueError("memory=False is not allowed with observation='v3', which reads the table's memory; "
+                             "use observation='v2' or memory=None")
+        self.state: State = self.engine.new_state(batch_size, memory=memory)
         self.batch_size = self.state.batch_size
         # one game: steps by item reads (core.scalar; tests/test_scalar.py compares it with the engine)
         self._scalar = ScalarStepper(self.engine) if self.batch_size == 1 else None
@@ -106,7 +121,7 @@ class VecGame:
         """This game's ``Settling`` (``forced_moves``, ``chain_window``) with ``listener``, for the engine's
         calls (``Engine.wrong_card_penalty``...)."""
         how = self.settling
-        return how if listener is None else Settling(how.bulk, how.chain_window, listener)
+        return how if listener is None else dataclasses.replace(how, listener=listener)
 
     def reset(self, seed=None, listener: Listener | None = None) -> None:
         """Start a new game in every row."""
@@ -141,7 +156,7 @@ class VecGame:
         if a.shape != (1,) or not np.issubdtype(a.dtype, np.integer) or st.phase.item(0) == OVER:
             return e.step(st, a, self.autoreset, self.settling_with(listener))  # its error, or a round already over
         e.check_rows(st, _ROW, a)
-        self._scalar.step(st, a.item(0), listener)  # type: ignore[union-attr]  # set: _step_one's caller checked
+        self._scalar.step(st, a.item(0), listener, self.settling.ask)  # type: ignore[union-attr]  # set: _step_one's caller checked
         out = e.result(st, np.zeros(1, bool))
         if self.autoreset and out.round_over.item(0):
             e.deal_and_settle(st, _ROW, out, self.settling_with(listener))
@@ -225,11 +240,12 @@ class VecGame:
 
     @classmethod
     def from_position(cls, setup: dict, batch_size: int = 1, autoreset: bool = False,
-                      observation: str = "v3") -> VecGame:
+                      observation: str = "v3", memory: bool | None = None) -> VecGame:
         """A game (or ``batch_size`` copies) in the position ``setup``."""
         from .notation import config_of
         rules, players = config_of(setup)
-        game = cls(rules, players, batch_size=batch_size, seed=0, autoreset=autoreset, observation=observation)
+        game = cls(rules, players, batch_size=batch_size, seed=0, autoreset=autoreset, observation=observation,
+                   memory=memory)
         for row in range(batch_size):
             game.load(setup, row)
         return game

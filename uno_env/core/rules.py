@@ -272,7 +272,8 @@ class Engine(RuleTables):
         """After ``R`` changed: take every forced move (a single legal action) until each game waits on
         a real choice, and refresh the masks of ``R``.  Chains of forced draws and unanswerable
         penalties are taken in bulk (``forced``, unless ``how.bulk`` is False); the rest through the
-        masks, one pass each; ``how.listener`` hears of every move taken.
+        masks, one pass each; ``how.listener`` hears of every move taken.  Under ``how.ask`` none is
+        taken: each game waits on its seat, whose one legal action is asked for like any decision.
 
         ``on_over(rows)``, if given, is called with the rows whose round a forced move ended, once per
         row; it deals their next round (unsettled), which then joins the next pass, so one loop of
@@ -294,6 +295,12 @@ class Engine(RuleTables):
             if dealt is None:
                 dealt = np.zeros(st.batch_size, bool)
             dealt[ended] = True
+        if how.ask:  # every forced move is left to its seat: no move is taken, so no round ends here
+            if waiting is not None and on_over is not None:
+                on_over(waiting)
+                R = np.union1d(R, waiting)
+            legal.refresh(self, st, R)
+            return
         bulk, listener, trace = how.bulk, how.listener, how.trace
         for k in range(_MAX_FORCED_PASSES):
             if R.size == 0:

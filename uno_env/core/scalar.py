@@ -96,14 +96,15 @@ class ScalarStepper(ScalarTables):
             scoring.end_blocked_round(e, st, self.ROW, truncated=True)
 
     # ------------------------------------------------------------------ the step
-    def step(self, st: State, a: int, listener: Listener | None = None) -> bool:
+    def step(self, st: State, a: int, listener: Listener | None = None, ask: bool = False) -> bool:
         """Apply legal action ``a`` in row 0, then every forced move, and refresh the mask (what
         ``Engine.step`` does for one game; forced moves one by one, whatever ``Settling.bulk`` says: the
-        same games); ``listener`` hears of each move.  Returns whether the round ended."""
+        same games; under ``ask`` none, as ``Settling.ask``); ``listener`` hears of each move.  Returns
+        whether the round ended."""
         self._apply(st, a, listener)
         while st.phase.item(0) != OVER:
             legal.refresh_one(self, st)
-            if st.nlegal.item(0) != 1:
+            if ask or st.nlegal.item(0) != 1:
                 return False
             self._apply(st, int(st.mask[0].argmax()), listener)
         return True
@@ -113,5 +114,5 @@ class ScalarStepper(ScalarTables):
         if np.shape(R) != (1,) or int(np.asarray(R)[0]) != 0:
             return self.e.step_rows(st, R, actions, how)
         R, actions = self.e.check_rows(st, R, actions)
-        self.step(st, int(actions[0]), how.listener)
+        self.step(st, int(actions[0]), how.listener, how.ask)
         return self.e.result(st, np.zeros(1, bool), R)

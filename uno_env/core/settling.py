@@ -28,12 +28,16 @@ class Settling:
     each forced move through the legal masks, one pass each (slower, the same games: the tests' reference,
     and ``Table``, which copies the game before each action).  ``chain_window``: seats one window of
     ``forced.draw_chains`` looks ahead (2 to 64), a speed setting only.  ``listener``: see ``Listener``.
-    ``trace(pass, rows)``: called as each settling pass starts (benchmarks/profile_core.py --passes)."""
+    ``trace(pass, rows)``: called as each settling pass starts (benchmarks/profile_core.py --passes).
+    ``ask``: take no forced move at all; the game waits on the seat with its one legal action, as on any
+    decision (only the masks are refreshed): every seat is asked at every turn, so who is asked tells
+    nothing that a hand explains (``VecGame(forced_moves="ask")``, the AEC env's ``ask_forced``)."""
 
     bulk: bool = True
     chain_window: int = 8
     listener: Listener | None = None
     trace: Callable[[int, int], object] | None = None
+    ask: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.chain_window, bool) or not isinstance(self.chain_window, (int, np.integer)) \
