@@ -19,6 +19,9 @@ points.  Started from the agent, at 1,048,576 samples, the learner recovered:
 * at learning rate 5e-5 (the setting of the earlier figures): 79.4% (78.9-80.0), **52%** of the gap;
 * at learning rate 2e-4: **90.5%** (90.1-90.9), **104%** of the gap (it catches as ``heuristic`` does).
 
+The same hole in ``ppo-standard_ru-2p`` (70.2% against ``heuristic-no-uno``, reference 92.7%: a 22.5-point gap),
+at 2e-4 and 1,048,576 samples: **93.7%** (93.4-94.0), **105%** of the gap.
+
 (20,000 rounds each on the best-response check seeds, from 600,000,000; ``results/leaderboard/calibration.jsonl``
 holds every calibration run, and the leaderboard page shows each with its gap.)  A figure from another setting is
 kept in ``results/leaderboard/best_response.jsonl`` and listed on the page, marked as such, but not shown in
