@@ -147,10 +147,15 @@ def test_the_flaw_holds_in_play_and_the_rest_is_heuristic(rules, name):
     assert (act[untouched] == plain[untouched]).all(), "a decision the flaw does not concern differs from heuristic's"
 
 
+# flaws that cost only against a player who errs first: no-catch against one that forgets to declare UNO,
+# no-challenge against one that bluffs a wild draw card; heuristic does neither (rules 1 and 8 of its docstring)
+HARMLESS_AGAINST_HEURISTIC = {"heuristic-no-catch", "heuristic-no-challenge"}
+
+
 def test_the_leaderboard_reference_beats_every_flawed_player():
     """On the leaderboard's deals (the committed robustness tables, 20,000 rounds a match), unflawed
-    ``heuristic`` wins more than half its rounds against every flawed player, except ``no-catch`` where the
-    flaw costs nothing against a player that always declares UNO (as ``heuristic`` does)."""
+    ``heuristic`` wins more than its fair share against every flawed player, except the flaws that cost only
+    against a player who errs first, where it wins about its fair share (within two points)."""
     from training import leaderboard
     data = leaderboard.load()
     tables = [t for t in (data or {}).get("tables", []) if t.get("robustness")]
@@ -160,7 +165,7 @@ def test_the_leaderboard_reference_beats_every_flawed_player():
         rob = t["robustness"]
         assert rob["flawed"] == flawed.gauntlet(t["rules"])
         for f, r in rob["results"]["heuristic"].items():
-            if f == "heuristic-no-catch":
+            if f in HARMLESS_AGAINST_HEURISTIC:
                 assert abs(r["win_rate"] - 1 / t["players"]) < 0.02, (t["rules"], t["players"], f, r)
             else:
                 assert r["ci95"][0] > 1 / t["players"], (t["rules"], t["players"], f, r)
