@@ -20,7 +20,8 @@ points.  Started from the agent, at 1,048,576 samples, the learner recovered:
 * at learning rate 2e-4: **90.5%** (90.1-90.9), **104%** of the gap (it catches as ``heuristic`` does).
 
 The same hole in ``ppo-standard_ru-2p`` (70.2% against ``heuristic-no-uno``, reference 92.7%: a 22.5-point gap),
-at 2e-4 and 1,048,576 samples: **93.7%** (93.4-94.0), **105%** of the gap.
+at 2e-4 and 1,048,576 samples: **93.7%** (93.4-94.0), **105%** of the gap; in ``ppo-house_cn-2p`` (75.0% against a
+89.5% reference): **90.0%** (89.6-90.4), **103%**.
 
 (20,000 rounds each on the best-response check seeds, from 600,000,000; ``results/leaderboard/calibration.jsonl``
 holds every calibration run, and the leaderboard page shows each with its gap.)  A figure from another setting is
