@@ -42,7 +42,7 @@ MATCHES = (
 )
 
 
-# issue 48's targets per preset: (2 players against heuristic, 4 players against three heuristic), each a
+# the targets set per preset: (2 players against heuristic, 4 players against three heuristic), each a
 # (win rate, lower end of its 95% interval); the held-out match of ppo-PRESET-Np is
 # results/held_out/ppo_PRESET_Np_vs_heuristic (20,000 rounds at 2 players, 40,000 at 4)
 PRESET_TARGETS = {
@@ -53,7 +53,7 @@ PRESET_TARGETS = {
 }
 
 
-# where docs/training.md says what limits an agent that stops short of its target (issue 48: a measured reason)
+# where docs/training.md says what limits an agent that stops short of its target (a measured reason)
 SHORT_OF_TARGET = {("flip_jp", 2): "#what-limits-ppo-flip_jp-2p", ("flip_jp", 4): "#what-limits-ppo-flip_jp-4p"}
 
 
@@ -174,7 +174,7 @@ def preset_measured(e: dict, target: float) -> str:
 
 
 def presets_table() -> str:
-    """Each preset's agents against heuristic, held out, beside issue 48's targets; an agent not yet trained
+    """Each preset's agents against heuristic, held out, beside the targets set for them; an agent not yet trained
     and measured says so rather than leaving its row out."""
     lines = ["| preset | players | agent | target (95% lower end) | measured on held-out rounds | status |",
              "|---|---|---|---|---|---|"]
