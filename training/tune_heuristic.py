@@ -13,8 +13,8 @@ the same seat.  It answers a question about targets: how far a player of the heu
 against the heuristic bots (the shipped 4-player agent plays at the heuristic's level).  Prints one
 JSON line per improvement and a final line with the confirmation and the tuned weights.
 
-Per preset (so that each preset has a bot worth beating).  The search starts from the weights ``heuristic`` plays with on
-that preset and table size (``HeuristicAgent.params_for``: ``DEFAULTS`` unless tuned ones are stored).
+Per preset (so that each preset has a bot worth beating).  The search starts from the weights ``heuristic``
+plays with on that preset and table size (``HeuristicAgent.params_for``: ``DEFAULTS`` unless tuned ones are stored).
 ``--check-rounds N`` then plays the tuned weights head to head against them on N held-out rounds (seeds of
 ``training.seeds.HEURISTIC_CHECK``, never searched on; seats rotated), and each against ``greedy`` on the
 same deals, with 95% Wilson intervals; ``--store`` writes the tuned weights to ``agents/heuristic_params.json``
