@@ -239,9 +239,10 @@ def twin_position(setup: dict, viewer: int, first: Twin, rng) -> dict:
     return out
 
 
-def play_twins(rules: str, options: dict, players: int, seed: int, observation: str = "v2") -> tuple[Twin, Twin]:
-    """A random deal played as seat ``seed % players`` lives it, and its twin (``twin_position``).  The other
-    hands keep 1 to 7 of their cards (the rest go under the draw pile), so that they run out of moves too."""
+def short_deal(rules: str, options: dict, players: int, seed: int) -> tuple[dict, int, np.random.Generator]:
+    """A random deal of seed ``seed`` whose viewer is seat ``seed % players``; the other hands keep 1 to all of
+    their cards (the rest go under the draw pile), so that they run out of moves too.  Returns the position,
+    the viewer and the generator that went on to draw the twin."""
     rng = np.random.default_rng(seed)
     setup = {k: v for k, v in VecGame(rules, players, seed=seed, **options).snapshot(0).items() if k != "legal"}
     viewer = seed % players
@@ -252,6 +253,13 @@ def play_twins(rules: str, options: dict, players: int, seed: int, observation: 
             setup["draw_pile"] += " " + " ".join(hand[keep:])
             hands[p] = hand[:keep]
     setup["hands"] = [" ".join(h) for h in hands]
+    return setup, viewer, rng
+
+
+def play_twins(rules: str, options: dict, players: int, seed: int, observation: str = "v2") -> tuple[Twin, Twin]:
+    """A random deal played as seat ``seed % players`` lives it, and its twin (``twin_position``).  The other
+    hands keep 1 to 7 of their cards (the rest go under the draw pile), so that they run out of moves too."""
+    setup, viewer, rng = short_deal(rules, options, players, seed)
     a = play_twin(setup, viewer, seed, observation)
     b = play_twin(twin_position(setup, viewer, a, rng), viewer, seed, observation, guide=a)
     return a, b

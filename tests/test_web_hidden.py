@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from helpers import TWIN_RULES, compared, ends_twins, play_twin, public_action, reveals, twin_position
+from helpers import TWIN_RULES, compared, ends_twins, play_twin, public_action, reveals, short_deal, twin_position
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
@@ -33,7 +33,6 @@ from uno_apps.web import games as web_games  # noqa: E402
 from uno_apps.web.app import create_app  # noqa: E402
 from uno_apps.web.games import HUMAN, WAIT, Game, Games  # noqa: E402
 from uno_apps.web.words import PUBLIC  # noqa: E402
-from uno_env import VecGame  # noqa: E402
 from uno_env.table import Table  # noqa: E402
 
 PAIRS = 6  # twin pairs per rules: 2 to 5 players, each seat in turn the viewer
@@ -42,16 +41,7 @@ RULES = [pytest.param(r, o, id=r + "".join(f"+{k}" for k in o)) for r, o in TWIN
 
 def twin_setups(rules: str, options: dict, players: int, seed: int):
     """``helpers.play_twins``'s pair: both positions, the viewer, and the twins played on ``Table``s."""
-    rng = np.random.default_rng(seed)
-    setup = {k: v for k, v in VecGame(rules, players, seed=seed, **options).snapshot(0).items() if k != "legal"}
-    viewer = seed % players
-    hands = [h.split() for h in setup["hands"]]
-    for p, hand in enumerate(hands):
-        if p != viewer:
-            keep = int(rng.integers(1, len(hand) + 1))
-            setup["draw_pile"] += " " + " ".join(hand[keep:])
-            hands[p] = hand[:keep]
-    setup["hands"] = [" ".join(h) for h in hands]
+    setup, viewer, rng = short_deal(rules, options, players, seed)
     a = play_twin(setup, viewer, seed)
     twin = twin_position(setup, viewer, a, rng)
     return setup, twin, viewer, a, play_twin(twin, viewer, seed, guide=a)

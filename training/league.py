@@ -33,7 +33,6 @@ rate and weight (the curve of what the learner practised against), and ``league/
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -41,7 +40,7 @@ from typing import ClassVar
 import numpy as np
 
 from training import ppo_lean
-from training.runs import Interrupted
+from training.runs import run_command
 
 
 @dataclass
@@ -246,16 +245,8 @@ class LeaguePPO(ppo_lean.LeanPPO):
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        cfg = LeagueConfig.from_args(argv, description=__doc__.split("\n")[0])
-        ppo_lean.train(cfg, trainer=LeaguePPO)
-    except (ValueError, FileNotFoundError) as exc:
-        print(f"league: error: {exc}", file=sys.stderr)
-        return 2
-    except Interrupted as exc:  # Ctrl-C or kill: checkpointed after the update in progress
-        print(f"league: {exc}", file=sys.stderr)
-        return exc.exit_code
-    return 0
+    return run_command("league", lambda: ppo_lean.train(
+        LeagueConfig.from_args(argv, description=__doc__.split("\n")[0]), trainer=LeaguePPO))
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ from typing import ClassVar
 import numpy as np
 
 from training.config import PPOConfig, parse_net_arch
-from training.runs import Interrupted, RunFolder, Session, StopSignal
+from training.runs import RunFolder, Session, StopSignal, run_command
 from uno_env import extras
 
 with extras.needs("train", "this command" if __name__ == "__main__" else "the lean PPO trainer",
@@ -627,19 +627,7 @@ def train(cfg: Config, trainer: type[LeanPPO] | None = None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        train(parse_args(argv))
-    except (ValueError, FileNotFoundError) as exc:
-        print(f"ppo_lean: error: {exc}", file=sys.stderr)
-        return 2
-    except Interrupted as exc:
-        print(f"ppo_lean: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:  # before or after the training loop, or a second Ctrl-C in it: no new checkpoint
-        print("ppo_lean: stopped at once; the same command goes on from the run's last checkpoint, if it has one",
-              file=sys.stderr)
-        return 130
-    return 0
+    return run_command("ppo_lean", lambda: train(parse_args(argv)))
 
 
 if __name__ == "__main__":

@@ -131,6 +131,24 @@ class Interrupted(Exception):
                          f"{run}; run the same command again to continue")
 
 
+def run_command(prog: str, train, errors: tuple = (ValueError, FileNotFoundError)) -> int:
+    """A trainer's command: ``train()``, with a bad setting (one of ``errors``) as one line and exit 2, a signal's
+    stop (``Interrupted``: checkpointed) as one line and the signal's exit code, a second Ctrl-C as 130."""
+    try:
+        train()
+    except errors as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except Interrupted as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:  # before or after the training loop, or a second Ctrl-C in it: no new checkpoint
+        print(f"{prog}: stopped at once; the same command goes on from the run's last checkpoint, if it has one",
+              file=sys.stderr)
+        return 130
+    return 0
+
+
 class StopSignal:
     """Within ``with StopSignal() as stop:``, SIGINT (Ctrl-C) and SIGTERM (``kill``) ask the run to stop
     (``bool(stop)``, ``stop.signum``) at its next consistent point, where it writes its checkpoint and sessions

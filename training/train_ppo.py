@@ -60,7 +60,7 @@ from typing import ClassVar
 import numpy as np
 
 from training.config import PPOConfig, parse_net_arch
-from training.runs import Interrupted, RunFolder, Session, StopSignal
+from training.runs import RunFolder, Session, StopSignal, run_command
 from uno_env import extras
 
 
@@ -521,19 +521,7 @@ def train(args: Args) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        train(parse_args(argv))
-    except (ValueError, CheckpointError) as exc:
-        print(f"train_ppo: error: {exc}", file=sys.stderr)
-        return 2
-    except Interrupted as exc:
-        print(f"train_ppo: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:  # before or after the training loop, or a second Ctrl-C in it: no new checkpoint
-        print("train_ppo: stopped at once; the same command goes on from the run's last checkpoint, if it has one",
-              file=sys.stderr)
-        return 130
-    return 0
+    return run_command("train_ppo", lambda: train(parse_args(argv)), errors=(ValueError, CheckpointError))
 
 
 if __name__ == "__main__":
