@@ -267,20 +267,7 @@ def test_the_calibrated_setting_is_the_default_and_only_it_counts_as_calibrated(
     assert not br.is_calibrated("heuristic", "heuristic", True, True, settings)
     assert not br.is_calibrated("preset", "ppo-standard_en-2p", True, True, {**settings, "learning_rate": 5e-5})
     assert not br.is_calibrated("preset", "ppo-standard_en-2p", True, True, {**settings, "total_steps": 524_288})
-    import argparse
-    captured = {}
-
-    def parse(self, argv=None, namespace=None):
-        captured["args"] = real(self, argv, namespace)
-        raise SystemExit(0)
-    real = argparse.ArgumentParser.parse_args
-    argparse.ArgumentParser.parse_args = parse
-    try:
-        with pytest.raises(SystemExit):
-            br.main(["heuristic"])
-    finally:
-        argparse.ArgumentParser.parse_args = real
-    a = captured["args"]
+    a = br.build_parser().parse_args(["heuristic"])
     assert (a.n_envs, a.n_steps, a.batch_size, a.learning_rate, a.ent_coef, a.total_steps, a.start_from) == \
         (c["n_envs"], c["n_steps"], c["batch_size"], c["learning_rate"], c["ent_coef"], c["total_steps"], "preset")
     assert "learning rate 2e-4" in br.__doc__ and c["learning_rate"] == 2e-4 and "1,048,576" in br.__doc__

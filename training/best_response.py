@@ -57,13 +57,13 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import re
 import sys
 import time
 from pathlib import Path
 
 from training import seeds
 from training.leaderboard import BEST_RESPONSES, _commit, _fingerprint, _rel
+from training.leaderboard import _slug as _file_slug
 from training.runs import Interrupted
 from uno_env import extras
 
@@ -76,7 +76,8 @@ CALIBRATED = {"start": "preset", "colours": True, "n_envs": 2048, "n_steps": 32,
 
 
 def _slug(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.~+-]+", "_", Path(name).name if ("/" in name or "\\" in name) else name)
+    """A name in a run folder's name: a path by its last part (``leaderboard._slug``)."""
+    return _file_slug(Path(name).name if ("/" in name or "\\" in name) else name)
 
 
 def run_name(agent: str, rules: str, players: int, start: str | None, colours: bool = False) -> str:
@@ -113,7 +114,8 @@ def _recent_episodes(run: Path) -> dict:
             "mean_decisions": float(eps[:, 1].mean()) if len(eps) else 0.0}
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line; its defaults are ``CALIBRATED``."""
     parser = argparse.ArgumentParser(prog="python -m training.best_response", description=__doc__.split("\n")[0])
     parser.add_argument("agent", help="the agent to exploit: a bot, a shipped agent or a path (as agents.load takes)")
     parser.add_argument("--rules", default="standard_en", help="preset")
@@ -146,6 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkpoint-every", type=int, default=500_000, help="steps between checkpoints")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True, help="progress bar")
     parser.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     command = "python -m training.best_response " + " ".join(argv if argv is not None else sys.argv[1:])
     if not seeds.BEST_RESPONSE_TRAINING.span(args.seed, args.n_envs) or \
