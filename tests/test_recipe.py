@@ -16,11 +16,13 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from training import ppo_lean, recipe  # noqa: E402
+from training import league, ppo_lean, recipe  # noqa: E402
 from training.recipe import RECIPES, Builder, Recipe, Run, Soup  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "results" / "v3_agents" / "run_records"
+LEAGUE_RECORDS = ROOT / "results" / "league"  # the league fine-tunes' records, beside their checks
+CONFIGS = {"training.ppo_lean": ppo_lean.Config, "training.league": league.LeagueConfig}
 # what a recipe may set differently from the recorded run: where files are, and the run's length and bookkeeping
 # (a run recorded past the recipe's total, as ens2p was, shipped the snapshot at the recipe's total)
 FREE = {"init_agent", "distill", "run_name", "runs_dir", "total_steps", "progress", "torch_threads", "resume",
@@ -36,7 +38,7 @@ def _final_config(run: Run) -> ppo_lean.Config:
     argv = shlex.split(run.args.format(**{n: "x" for n in run.needs}))  # a placeholder path for each product
     for _, extra in run.later:
         argv += shlex.split(extra)
-    cfg = ppo_lean.parse_args([*argv, "--total-steps", str(run.sessions[-1][0])])
+    cfg = CONFIGS[run.trainer].from_args([*argv, "--total-steps", str(run.sessions[-1][0])])
     cfg.validate()
     return cfg
 
@@ -78,10 +80,10 @@ def test_each_step_uses_only_earlier_steps_and_files_kept_in_the_repository(agen
 def test_each_run_has_the_settings_its_recorded_run_was_trained_with(agent, run):
     """The recipe is what was run: its settings are those of run_records/NAME/config.json, its sessions
     begin where the recorded ones changed settings, and it stops no later than the recorded run."""
-    record = RECORDS / run.name
+    record = (LEAGUE_RECORDS if run.trainer == "training.league" else RECORDS) / run.name
     saved = json.loads((record / "config.json").read_text())
     cfg = vars(_final_config(run))
-    saved = {**vars(ppo_lean.Config()), **saved}  # a setting added since the run had its default then
+    saved = {**vars(CONFIGS[run.trainer]()), **saved}  # a setting added since the run had its default then
     differ = {k: (cfg[k], saved[k]) for k in cfg if k not in FREE and cfg[k] != saved[k]}
     assert not differ, differ
     sessions = json.loads((record / "sessions.json").read_text())
@@ -228,8 +230,10 @@ def test_the_plan_of_a_fresh_build_gives_the_first_command_and_what_each_later_s
     assert len(rows) == 2 * len(steps)  # each step: what it does in words, then its state, folder and command
     assert rows[0].startswith(" 1. distil the mean of three policies")
     assert "folder ens2p: python -m training.ppo_lean" in rows[1] and "--distill" in rows[1]
-    assert rows[-2] == "17. a model soup of steps 15 and 16: the shipped network"
-    assert rows[-1].endswith("folder soup42: (after steps 15 and 16)")
+    assert rows[-4].startswith("17. a model soup of steps 15 and 16")
+    assert rows[-3].endswith("folder soup42: (after steps 15 and 16)")
+    assert rows[-2].startswith("18. fine-tune step 17 against a league") and rows[-2].endswith("the shipped network")
+    assert rows[-1].endswith("folder league-standard_en-2p: (after step 17)")
     assert not tmp_path.joinpath("logs").exists()  # a dry run starts nothing
 
 

@@ -115,6 +115,8 @@ def shortfall_weights(wins, games, references, core_share: float, floor: float) 
 class LeaguePPO(ppo_lean.LeanPPO):
     """``LeanPPO`` whose opponents are a population sampled by shortfall, with snapshots of itself added."""
 
+    TRAINER = "training.league"
+
     def __init__(self, cfg: LeagueConfig):
         cfg.opponents = ",".join(cfg.fixed_opponents())
         super().__init__(cfg)

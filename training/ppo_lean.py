@@ -342,6 +342,8 @@ class LeanPPO:
     """The games, the network and the optimizer of one run; ``learn`` trains, ``state``/``restore``
     capture and bring back everything a resumed run needs."""
 
+    TRAINER = "training.ppo_lean"  # the command, recorded in what it exports
+
     def __init__(self, cfg: Config):
         from uno_env.learner import LearnerGames
 
@@ -601,7 +603,7 @@ def train(cfg: Config, trainer: type[LeanPPO] | None = None) -> Path:
             next_snap[0] = (tr.step // every + 1) * every
             tr.export(run / "snapshots" / f"step_{tr.step}", f"{cfg.name}@{tr.step}",
                       extra={"name": f"{cfg.name}@{tr.step}", "trained_steps": tr.step,
-                             "trainer": "training.ppo_lean", "args": dataclasses.asdict(cfg)})
+                             "trainer": tr.TRAINER, "args": dataclasses.asdict(cfg)})
         if tr.step >= next_ckpt[0] or tr.step >= cfg.total_steps:
             next_ckpt[0] = tr.step + cfg.checkpoint_every
             tr.save(ckpt)
@@ -619,8 +621,8 @@ def train(cfg: Config, trainer: type[LeanPPO] | None = None) -> Path:
     cloned = json.loads((run / "distill.json").read_text()) if (run / "distill.json").exists() else None
     trainer.export(run / "agent", cfg.name, extra={
         "trained_steps": trainer.step, "train_seconds": total_seconds, "resumes": len(trainer.sessions) - 1,
-        "trainer": "training.ppo_lean", "args": dataclasses.asdict(cfg), "distill": cloned,
-        "command": "python -m training.ppo_lean " + " ".join(sys.argv[1:]) if sys.argv[1:] else ""})
+        "trainer": trainer.TRAINER, "args": dataclasses.asdict(cfg), "distill": cloned,
+        "command": f"python -m {trainer.TRAINER} " + " ".join(sys.argv[1:]) if sys.argv[1:] else ""})
     print(f"done: {trainer.step} steps in {session.seconds:.0f} s this session ({total_seconds:.0f} s in all); "
           f"run folder {run}", flush=True)
     return run

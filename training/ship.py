@@ -102,7 +102,7 @@ def ship_snapshot(run: Path, snapshot: str, name: str, command: str, train_secon
     if train_seconds is None and (sessions or cloned):
         train_seconds = round(sum(s["seconds"] for s in sessions) + (cloned or {}).get("seconds", 0.0), 1)
     return agent.export(out_dir / name, game, extra={
-        "trained_steps": steps, "train_seconds": train_seconds, "trainer": "training.ppo_lean",
+        "trained_steps": steps, "train_seconds": train_seconds, "trainer": meta.get("trainer", "training.ppo_lean"),
         "command": command or "python -m training.ppo_lean " + (sessions[0]["command"] if sessions else ""),
         "checkpoint": snapshot, "args": cfg, "sessions": sessions, "training_evaluations": evaluations or [],
         "distill": cloned, **({"play": play} if play else {})})
