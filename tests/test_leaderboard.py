@@ -308,6 +308,20 @@ def test_the_calibration_says_how_much_of_each_known_gap_a_best_response_recover
     assert "**90%**" in "\n".join(leaderboard.calibration_lines(data))
 
 
+def test_a_calibration_started_from_a_network_since_replaced_keeps_the_gap_it_was_measured_on():
+    rob = {"flawed": ["heuristic-no-uno"], "held_out": [], "reference": "heuristic",
+           "results": {"heuristic": {"heuristic-no-uno": {"win_rate": 0.9}},
+                       "ppo-standard_en-2p": {"heuristic-no-uno": {"win_rate": 0.91}}}}  # the hole closed since
+    line = {"agent": "heuristic-no-uno", "rules": "standard_en", "players": 2, "start_from": "ppo-standard_en-2p",
+            "start_fingerprint": "old", "win_rate": 0.88, "ci95": [0.875, 0.885], "budget_steps": 1048576,
+            "hyperparameters": {"learning_rate": 2e-4}}
+    table = {"rules": "standard_en", "players": 2, "robustness": rob, "fingerprints": {"ppo-standard_en-2p": "new"}}
+    data = {**_page_stub(), "tables": [table], "calibration": [line]}
+    assert leaderboard.calibration(data) == []  # the gap of the network now shipped is not the one it recovered
+    [row] = leaderboard.calibration({**data, "calibration": [{**line, "own": {"win_rate": 0.7}}]})
+    assert row["gap"] == pytest.approx(0.2) and row["recovered"] == pytest.approx(0.9)
+
+
 def test_the_page_gives_each_agent_claim_one_figure_the_targets_table_quotes():
     from benchmarks import targets
     from training import claims

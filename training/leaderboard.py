@@ -650,20 +650,24 @@ def robustness_lines(t: dict) -> list[str]:
 def calibration(data: dict) -> list[dict]:
     """Each calibration run (a best response started from the preset's agent, trained against a flawed player)
     with the gap it had to recover: from the agent's own rate against the flawed player to the reference
-    (``heuristic``'s), both from the robustness tables, and the share of it recovered."""
+    (``heuristic``'s), both from the robustness tables, and the share of it recovered.  A run started from a
+    network since replaced (its ``start_fingerprint`` no longer the table's) keeps the gap it was measured on:
+    the starting network's own rate, recorded in the line (``own``), or it is left out."""
     out = []
     for r in data.get("calibration", []):
         t = next((t for t in data["tables"] if t["rules"] == r["rules"] and t["players"] == r["players"]
                   and t.get("robustness")), None)
         start = r.get("start_from")
-        if t is None or start not in t["robustness"]["results"]:
+        if t is None:
             continue
         res = t["robustness"]["results"]
-        own, ref = res[start].get(r["agent"]), res["heuristic"].get(r["agent"])
+        same = r.get("start_fingerprint") in (None, t.get("fingerprints", {}).get(start))
+        own = r.get("own") if r.get("own") else (res.get(start, {}).get(r["agent"]) if same else None)
+        ref = res.get("heuristic", {}).get(r["agent"])
         if own is None or ref is None:
             continue
         gap = ref["win_rate"] - own["win_rate"]
-        out.append({**r, "own": own["win_rate"], "reference": ref["win_rate"], "gap": gap,
+        out.append({**r, "own": own["win_rate"], "reference": ref["win_rate"], "gap": gap, "replaced": not same,
                     "recovered": (r["win_rate"] - own["win_rate"]) / gap if gap > 0.01 else None})
     return out
 
@@ -684,7 +688,8 @@ def calibration_lines(data: dict) -> list[str]:
                             "give each gap).", ""]
     for r in rows:
         rec = "-" if r["recovered"] is None else f"**{100 * r['recovered']:.0f}%**"
-        lines.append(f"| `{r['rules']}` | `{r['agent']}` | `{r.get('start_from')}` | "
+        start = f"`{r.get('start_from')}`" + (" (the network it has since replaced)" if r["replaced"] else "")
+        lines.append(f"| `{r['rules']}` | `{r['agent']}` | {start} | "
                      f"{r['hyperparameters']['learning_rate']:g} | {r['budget_steps']:,} | {_pct(r['own'])} | "
                      f"{_pct(r['reference'])} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | {rec} |")
     return lines + ["", "The agent's own rate and the reference are the robustness tables' (the leaderboard's "
