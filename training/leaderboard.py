@@ -688,7 +688,7 @@ def calibration_lines(data: dict) -> list[str]:
                             "give each gap).", ""]
     for r in rows:
         rec = "-" if r["recovered"] is None else f"**{100 * r['recovered']:.0f}%**"
-        start = f"`{r.get('start_from')}`" + (" (the network it has since replaced)" if r["replaced"] else "")
+        start = f"`{r.get('start_from')}`" + (" (the earlier network of that name)" if r["replaced"] else "")
         lines.append(f"| `{r['rules']}` | `{r['agent']}` | {start} | "
                      f"{r['hyperparameters']['learning_rate']:g} | {r['budget_steps']:,} | {_pct(r['own'])} | "
                      f"{_pct(r['reference'])} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | {rec} |")
