@@ -40,6 +40,7 @@ import numpy as np
 from . import arena, opponents
 from .core.actions import PLAY
 from .core.game import VecGame
+from .core.rows import sel
 
 BUILTIN_POLICIES = ("play_first", "uniform")
 
@@ -271,10 +272,10 @@ class _Rounds:
                                                   "max_hand", "start_side", "final_side", "flips", "light", "dark")}
 
     def stepped(self, rows: np.ndarray) -> None:
-        st = self.st
-        self.decisions[rows] += 1
-        self.max_hand[rows] = np.maximum(self.max_hand[rows], st.hand_n[rows].max(1))
-        changed = rows[st.side[rows] != self.side[rows]]
+        st, S = self.st, sel(rows)
+        self.decisions[S] += 1
+        self.max_hand[S] = np.maximum(self.max_hand[S], st.hand_n[S].max(1))
+        changed = rows[st.side[S] != self.side[S]]
         if changed.size:
             length = st.turn_count[changed] - self.seg_start[changed]
             old = self.side[changed].astype(np.intp)

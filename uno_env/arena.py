@@ -25,6 +25,7 @@ import numpy as np
 
 from .core.game import VecGame
 from .core.observe import Observer
+from .core.rows import all_rows
 from .core.state import OVER
 
 
@@ -49,7 +50,7 @@ def choose(game: VecGame, agents: list, who: np.ndarray, rows: np.ndarray, seats
     single row more cheaply.  ``costs``: ``(decisions, seconds)`` arrays per agent, added to."""
     st = game.state
     actions = np.empty(rows.size, np.int64)
-    present = np.unique(who)
+    present = np.unique(who) if len(agents) > 1 else np.zeros(1, np.intp)
     for k in present.tolist():
         i = np.flatnonzero(who == k) if present.size > 1 else slice(None)
         r, s, agent = rows[i], seats[i], agents[k]
@@ -131,7 +132,7 @@ def play(game: VecGame, lineup: list, games: int, rng: np.random.Generator, *, e
     active = np.ones(B, bool)
     t0 = time.perf_counter()
     while active.any():
-        rows = np.flatnonzero(active)
+        rows = all_rows(B) if active.all() else np.flatnonzero(active)  # the whole batch: the engine uses views
         dealt_over = st.phase[rows] == OVER
         if dealt_over.any():  # rounds that forced moves ended at their deal (as with one-card hands)
             ended = rows[dealt_over]
@@ -149,34 +150,30 @@ def play(game: VecGame, lineup: list, games: int, rng: np.random.Generator, *, e
             if ended.size == 0:
                 continue
         finished = ended if episode == "round" else ended[st.game_over[ended]]
-        going_on = np.setdiff1d(ended, finished)
-        if going_on.size:
-            game.next_round(going_on)
+        if episode == "game" and finished.size < ended.size:  # the game goes on: its next round
+            game.next_round(np.setdiff1d(ended, finished))
         if finished.size == 0:
             continue
         if recorder is not None:
             recorder.end(finished, info=[{"game": int(game_no[r])} for r in finished])
         if tracker is not None:
             tracker.ended(finished)
-        for r in finished.tolist():
-            if episode == "round":
-                w = int(st.winner[r])
-            else:
-                w = int(np.argmax(engine.game_winners(st, np.array([r]))[0]))
-            if w < 0:
-                void += 1
-                continue
-            slot = (w - rotation[r]) % P
-            wins[slot] += 1
-            points[slot] += int(st.round_points[r])
-            by_winner[game_no[r]], by_points[game_no[r]] = slot, int(st.round_points[r])
-            winners.append(int(slot))
+        # the winner of a game: its last round's, or the first of the highest (lowest) scores
+        w = st.winner[finished].astype(np.int64) if episode == "round" else \
+            engine.game_winners(st, finished).argmax(1)
+        won = finished[w >= 0]
+        slot = (w[w >= 0] - rotation[won]) % P
+        np.add.at(wins, slot, 1)
+        np.add.at(points, slot, st.round_points[won])
+        by_winner[game_no[won]], by_points[game_no[won]] = slot, st.round_points[won]
+        winners.extend(slot.tolist())
+        void += finished.size - won.size
         done += finished.size
         if progress is not None:
             progress(finished.size)
         # new games in finished rows until ``games`` have been dealt, then the rest finish
-        fresh = finished[next_game + np.arange(finished.size) < games]
-        active[np.setdiff1d(finished, fresh)] = False
+        fresh = finished[: max(0, games - next_game)]
+        active[finished[fresh.size:]] = False
         if fresh.size:
             game_no[fresh] = next_game + np.arange(fresh.size)
             next_game += fresh.size

@@ -120,7 +120,7 @@ class LearnerGames:
         seats[np.arange(self.num_envs), self.learner] = False  # the learner's own entry is unused
         in_play[np.unique(self.assign[seats])] = True
         remap = np.zeros(len(self.opponents), np.intp)
-        retiring = []
+        retiring: list = []
         for i, agent in enumerate(self.opponents):
             if id(agent) in where:
                 remap[i] = where[id(agent)]
