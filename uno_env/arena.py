@@ -33,7 +33,7 @@ def observer_for(game: VecGame, agent, cache: dict) -> Observer:
     """The observer of the layout ``agent`` reads (its ``observation``: a bot reads v2, the first part of v3,
     more cheaply; a trained policy the layout it was trained on), else the game's; ``cache`` keeps them."""
     want = getattr(agent, "observation", None)
-    if want not in ("v2", "v3") or want == game.observer.version or game.memory is None:
+    if want not in ("v2", "v3") or want == game.observer.version or game.state.memory is None:
         return game.observer
     if want not in cache:
         cache[want] = Observer(game.engine, want)
@@ -50,6 +50,8 @@ def choose(game: VecGame, agents: list, who: np.ndarray, rows: np.ndarray, seats
     single row more cheaply.  ``costs``: ``(decisions, seconds)`` arrays per agent, added to."""
     st = game.state
     actions = np.empty(rows.size, np.int64)
+    if rows.size == 0:
+        return actions
     present = np.unique(who) if len(agents) > 1 else np.zeros(1, np.intp)
     for k in present.tolist():
         i = np.flatnonzero(who == k) if present.size > 1 else slice(None)
@@ -79,12 +81,18 @@ class Tally:
     winners: np.ndarray  # the winning slot of each decided game, in the order they ended (for ratings)
     game_winners: np.ndarray  # (games,) the winning slot of game g (-1: void)
     game_points: np.ndarray  # (games,) the points of game g's last round
-    decisions: np.ndarray  # (agents,) decisions each distinct agent made
+    agents: list  # the distinct agent objects of the lineup, in order
+    decisions: np.ndarray  # (agents,) decisions each made
     act_seconds: np.ndarray  # (agents,) seconds its observations and act calls took
     seconds: float  # the whole match
 
+    def cost(self, agent) -> dict:
+        """The decisions ``agent`` made and the seconds they took."""
+        k = next(k for k, a in enumerate(self.agents) if a is agent)
+        return {"decisions": int(self.decisions[k]), "seconds": float(self.act_seconds[k])}
 
-def distinct(lineup: list) -> tuple[list, np.ndarray]:
+
+def _distinct(lineup: list) -> tuple[list, np.ndarray]:
     """The distinct agent objects of ``lineup`` (by identity, in order) and each slot's index into them."""
     agents = list({id(a): a for a in lineup}.values())
     index = {id(a): k for k, a in enumerate(agents)}
@@ -111,7 +119,7 @@ def play(game: VecGame, lineup: list, games: int, rng: np.random.Generator, *, e
         raise ValueError(f"lineup has {len(lineup)} agents for {P} seats")
     if games < B:  # every row plays at least its first game to the end
         raise ValueError(f"games={games} is fewer than the {B} games the batch deals at once")
-    agents, slot_agent = distinct(lineup)
+    agents, slot_agent = _distinct(lineup)
     costs = (np.zeros(len(agents), np.int64), np.zeros(len(agents)))
     observers: dict = {}
     game_no = np.arange(B)  # the game each row is playing
@@ -189,8 +197,8 @@ def play(game: VecGame, lineup: list, games: int, rng: np.random.Generator, *, e
                 tracker.dealt(fresh)
     if writer is not None and writer is not record:
         writer.close()
-    return Tally(done, void, wins, points, np.array(winners, np.int64), by_winner, by_points, costs[0], costs[1],
-                 time.perf_counter() - t0)
+    return Tally(done, void, wins, points, np.array(winners, np.int64), by_winner, by_points, agents, costs[0],
+                 costs[1], time.perf_counter() - t0)
 
 
-__all__ = ["Tally", "choose", "distinct", "observer_for", "play"]
+__all__ = ["Tally", "choose", "observer_for", "play"]

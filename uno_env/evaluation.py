@@ -153,8 +153,10 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     names = [x if isinstance(x, str) else getattr(x, "name", type(x).__name__) for x in lineup]
     load = load or opponents.load
     distinct = list(dict.fromkeys(names))  # identical names share one agent object (one act call per batch)
-    objs = {n: load(n, game=game, seed=None if seed is None else seed + 17 * i) if isinstance(x, str) else x
-            for i, (n, x) in enumerate((n, lineup[names.index(n)]) for n in distinct)}
+    objs = {}
+    for i, n in enumerate(distinct):
+        x = lineup[names.index(n)]
+        objs[n] = load(x, game=game, seed=None if seed is None else seed + 17 * i) if isinstance(x, str) else x
     want_ratings = (P > 2 and find_spec("openskill") is not None) if ratings is None else ratings
     bar = _bar(games) if progress else None
     try:
@@ -166,8 +168,7 @@ def play_match(lineup: list, rules="standard_en", num_players: int = 2, games: i
     counted = tally.games - tally.void
     result = MatchResult(str(game.rules.name), P, episode, tally.games, tally.seconds, names, void_games=tally.void,
                          seed=seed, batch_size=B,
-                         costs={n: {"decisions": int(tally.decisions[k]), "seconds": float(tally.act_seconds[k])}
-                                for k, n in enumerate(distinct)},
+                         costs={n: tally.cost(objs[n]) for n in distinct},
                          game_winners=tally.game_winners if per_game else None,
                          game_points=tally.game_points if per_game else None)
     mus = slot_ratings(tally.winners.tolist(), P) if want_ratings and tally.winners.size else None
