@@ -78,8 +78,7 @@ COMMANDS = {
     "uno play, a trained opponent": (["uno", "play", "--players", "2", "--opponents", "ppo-standard_en-2p"], "train"),
     "uno watch, a trained agent": (["uno", "watch", "--players", "2", "--bots", "heuristic,ppo-standard_en-2p"],
                                    "train"),
-    "uno eval, bots only": (["uno", "eval", "--agents", "heuristic,random", "--players", "2", "--games", "10"],
-                            "train"),
+    "uno eval, a trained agent": (["uno", "eval", "--agents", "ppo-standard_en-2p,random", "--games", "10"], "train"),
     "uno serve": (["uno", "serve", "--port", "0"], "web"),
     "the lean trainer": (["python", "-m", "training.ppo_lean", "--total-steps", "64", "--run-name", "x"], "train"),
     "the MaskablePPO trainer": (["python", "-m", "training.train_ppo", "--total-steps", "64", "--run-name", "x"],
@@ -87,8 +86,8 @@ COMMANDS = {
     "the RLlib trainer": (["python", "-m", "training.rllib_train", "--iterations", "1"], "scale"),
     "a best response": (["python", "-m", "training.best_response", "greedy", "--total-steps", "64"], "train"),
     "a recipe": (["python", "-m", "training.recipe", "ppo-standard_en-2p", "--dir", "recipe"], "train"),
-    "an evaluation": (["python", "-m", "training.evaluate", "--agents", "heuristic,random", "--games", "10"],
-                      "train"),
+    "an evaluation of a trained agent": (["python", "-m", "training.evaluate", "--agents", "ppo-standard_en-2p,random",
+                                          "--games", "10"], "train"),
     "the leaderboard": (["python", "-m", "training.leaderboard", "--quick"], "train"),
     "a model soup": (["python", "-m", "training.soup", "a", "b", "--out", "soup"], "train"),
 }
@@ -134,3 +133,15 @@ def test_the_bots_still_play_on_the_light_install(light, tmp_path):
               tmp_path)
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
     assert "round over" in out.stdout, out.stdout
+
+
+@pytest.mark.parametrize("command", [["uno", "eval"], ["python", "-m", "training.evaluate"]])
+def test_a_match_of_bots_needs_no_extra(light, tmp_path, command):
+    """The bots' matches are numpy only (``uno_env.arena``): the table comes out, with a note for each part an
+    extra would add (the ratings of a table of three, the plot of ``--out``)."""
+    out = run(light, [*command, "--agents", "heuristic,greedy,random", "--players", "3", "--games", "12",
+                      "--out", "res"], tmp_path)
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert "| 0 | heuristic |" in out.stdout and "no ratings: OpenSkill is not installed" in out.stdout, out.stdout
+    assert "no results.png" in out.stdout and INSTALL.format("train") in out.stdout, out.stdout
+    assert sorted(p.name for p in (tmp_path / "res").iterdir()) == ["results.json", "results.md"]

@@ -400,11 +400,12 @@ def test_the_training_envs_give_each_opponent_the_layout_it_reads():
     from helpers import V2_AGENTS
 
     import agents
+    from uno_env.arena import observer_for
     from uno_env.learner import LearnerGames
 
     games = LearnerGames("standard_en", 4, num_envs=8, opponents=["heuristic", V2_AGENTS[4]], seed=0)
     assert games.game.observer.version == "v3"
-    assert [games._layout(a).version for a in games.opponents] == ["v2", "v2"]
+    assert [observer_for(games.game, a, {}).version for a in games.opponents] == ["v2", "v2"]
     for _ in range(20):
         games.step((np.random.default_rng(0).random((8, games.num_actions)) * games.action_masks()).argmax(1))
         games.restart(np.flatnonzero(games.game.state.phase == OVER))

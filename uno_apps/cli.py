@@ -150,18 +150,15 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("paths", nargs="+")
 
     sub.add_parser("eval", add_help=False,
-                   help="seat-rotated matches between agents (same as python -m training.evaluate; eval --help)")
+                   help="seat-rotated matches between agents (the bots need no extra; eval --help)")
 
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv) if argv[:1] != ["eval"] else None
     try:
-        if args is None:
-            # evaluation lives in training/ (it needs the "train" extra); its own parser reads the arguments
-            if "-h" not in argv and "--help" not in argv:
-                extras.require("train", "uno eval")
-            with extras.needs("train", "uno eval"):
-                from training.evaluate import main as evaluate_main
-                return evaluate_main(argv[1:], prog="uno eval")
+        if args is None:  # the match command has its own parser (uno_env.evaluation); a trained agent needs torch
+            import agents
+            from uno_env.evaluation import main as evaluate_main
+            return evaluate_main(argv[1:], prog="uno eval", load=agents.load)
         if args.command == "scenarios":
             from uno_env.scenarios import run_paths
             return run_paths(args.paths).exit_code

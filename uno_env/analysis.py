@@ -26,22 +26,21 @@ very long), the name of an agent (``"heuristic"``, ``"greedy"``, ``"random"`` or
 agent, loaded by the installed agent loader, ``uno_env.opponents``: this project's is ``agents.load``;
 this module never imports ``agents``), an agent object (anything with ``act(observations, masks, rng)``),
 or a list of those, one per seat.
-``PlayFirstAgent`` wraps ``play_first`` as an agent, for ``training.evaluate.play_match``.
+``PlayFirstAgent`` and ``UniformAgent`` are the built-in policies as agents (for ``play_match`` too).
 
 Numpy only: no RL framework is imported here.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from . import opponents
+from . import arena, opponents
 from .core.actions import PLAY
 from .core.game import VecGame
-from .core.state import OVER
+from .core.rows import sel
 
 BUILTIN_POLICIES = ("play_first", "uniform")
 
@@ -62,10 +61,13 @@ class PlayFirstAgent:
     legal play, drawing, keeping or passing only when no card can be played.  A baseline between
     ``agents``' ``random`` (which draws voluntarily as often as it plays) and the scripted bots.
 
-    ``game`` is the ``VecGame`` (or an env wrapping one) whose action layout the masks follow.
+    ``game`` is the ``VecGame`` (or an env wrapping one) whose action layout the masks follow.  It reads
+    only the masks (``observes = False``: a match builds no observation for it).
     """
 
     name = "play_first"
+    observes = False
+    prefers_plays = True
 
     def __init__(self, game, seed: int | None = None):
         inner = getattr(game, "unwrapped", game)
@@ -84,7 +86,15 @@ class PlayFirstAgent:
             raise ValueError(f"masks have {mask.shape[1]} actions; this agent's game has {self.play_bonus.size}")
         if not mask.any(1).all():
             raise ValueError("every row of action_masks needs a legal action")
-        return random_legal(mask, rng or self.rng, self.play_bonus)
+        return random_legal(mask, rng or self.rng, self.play_bonus if self.prefers_plays else None)
+
+
+class UniformAgent(PlayFirstAgent):
+    """The ``uniform`` policy as an agent: uniformly random among all legal actions (it draws voluntarily
+    a lot, so rounds are very long)."""
+
+    name = "uniform"
+    prefers_plays = False
 
 
 @dataclass
@@ -191,9 +201,9 @@ def _policy_name(p) -> str:
 
 
 def _resolve(spec, game: VecGame, seed: int | None):
-    """A builtin name, or an agent object (loading names through the installed agent loader)."""
+    """An agent object for a builtin name, a name (through the installed agent loader) or an agent."""
     if isinstance(spec, str) and spec in BUILTIN_POLICIES:
-        return spec
+        return (PlayFirstAgent if spec == "play_first" else UniformAgent)(game, seed)
     if isinstance(spec, str):
         return opponents.load(spec, game=game, seed=seed)
     if not callable(getattr(spec, "act", None)):
@@ -212,7 +222,8 @@ def simulate_rounds(rules="standard_en", num_players: int = 4, rounds: int = 10_
     A new game starts in a row whenever a game ends (``target`` reached), with a random dealer; the
     next round's dealer otherwise follows ``next_dealer``.  The games observe the layout, and keep the
     memory, that the agents need (``uno_env.opponents.layout_for``: v3 with the table's memory when an agent
-    reads v3 or does not say, v2 for the built-in policies and bots); ``observation=`` chooses.
+    reads v3 or does not say, v2 for the built-in policies and bots); ``observation=`` chooses.  The rounds
+    are played by ``uno_env.arena`` without rotating the seats (seat ``s`` is always ``policy[s]``).
     """
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
         raise ValueError(f"rounds must be a positive integer, got {rounds!r}")
@@ -224,133 +235,119 @@ def simulate_rounds(rules="standard_en", num_players: int = 4, rounds: int = 10_
     if "observation" not in options:  # the built-in policies read no memory: they need nothing
         options.update(opponents.layout_for([s for s in specs if not (isinstance(s, str) and s in BUILTIN_POLICIES)]))
     game = VecGame(rules, num_players, batch_size=B, seed=seed, autoreset=False, **options)
-    P, st, engine = game.num_players, game.state, game.engine
+    P = game.num_players
     specs = specs * P if one_policy else specs
     if len(specs) != P:
         raise ValueError(f"a list of policies needs one per seat ({P}), got {len(specs)}")
     names = [_policy_name(s) for s in specs]
     distinct = list(dict.fromkeys(names))
     objs = {n: _resolve(specs[names.index(n)], game, seed) for n in distinct}
-    seat_policy = np.array([distinct.index(n) for n in names])
-    policies = [objs[n] for n in distinct]
-    rng = np.random.default_rng(seed)
-    play_bonus = (engine.A_KIND == PLAY).astype(np.float32)
+    rounds_seen = _Rounds(game)
+    tally = arena.play(game, [objs[n] for n in names], int(rounds), np.random.default_rng(seed), rotate=False,
+                       tracker=rounds_seen)
+    return rounds_seen.records("/".join(distinct), tally.seconds)
 
-    def choose(rows: np.ndarray) -> np.ndarray:
-        mask = st.mask[rows]
-        who = seat_policy[st.actor[rows].astype(np.intp)]
-        out = np.empty(rows.size, np.int64)
-        for k in np.unique(who):
-            i = np.flatnonzero(who == k) if len(policies) > 1 else slice(None)
-            pol, m = policies[k], mask[i]
-            if isinstance(pol, str):  # a built-in policy: no observation needed
-                out[i] = random_legal(m, rng, play_bonus if pol == "play_first" else None)
-            else:
-                sub = rows[i]
-                out[i] = pol.act(game.observe(rows=sub), m, rng)
-        return out
 
-    rec: dict[str, list] = {k: [] for k in ("turns", "decisions", "winner", "dealer", "points", "truncated",
-                                             "max_hand", "start_side", "final_side", "flips", "light", "dark")}
-    decisions = np.zeros(B, np.int32)
-    flips = np.zeros(B, np.int16)
-    side_turns = np.zeros((B, 2), np.int32)
-    seg_start = np.zeros(B, np.int32)
-    max_hand = st.hand_n.max(1).astype(np.int16)
-    start_side = st.side.copy()
-    # segments are kept under the id of their round in dealing order (``dealt_id``) and renumbered
-    # to the order in which rounds finished (the order of the records) at the end
-    finished = 0
-    open_segments: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (round ids, side, length)
-    dealt_id = np.arange(B, dtype=np.int64)
-    next_id = B
-    id_to_index: dict[int, int] = {}
-    started = B
-    active = np.ones(B, bool)
-    all_rows = np.arange(B)
-    t0 = time.perf_counter()
-    while active.any():
-        live = all_rows if active.all() else np.flatnonzero(active)
-        waiting = st.phase[live] == OVER
-        if waiting.any():  # rounds that forced moves ended at their deal (as with one-card hands)
-            out = engine.result(st, ~np.isin(all_rows, live[waiting]))
-        else:
-            actions = np.zeros(B, np.int64)
-            actions[live] = choose(live)
-            side_before = st.side.copy()
-            out = game.step(actions)
-            decisions[live] += 1
-            np.maximum(max_hand, st.hand_n.max(1), out=max_hand, where=active)
-            changed = live[st.side[live] != side_before[live]]
-            if changed.size:
-                length = st.turn_count[changed] - seg_start[changed]
-                old = side_before[changed].astype(np.intp)
-                open_segments.append((dealt_id[changed].copy(), old.astype(np.int8), length.astype(np.int32)))
-                np.add.at(side_turns, (changed, old), length)
-                seg_start[changed] = st.turn_count[changed]
-                flips[changed] += 1
-        ended = np.flatnonzero(out.round_over)
-        if ended.size == 0:
-            continue
+class _Rounds:
+    """What ``simulate_rounds`` measures of each round, told by ``arena.play`` (its ``tracker``)."""
+
+    def __init__(self, game: VecGame):
+        st, B = game.state, game.batch_size
+        self.game, self.st = game, st
+        self.decisions = np.zeros(B, np.int32)
+        self.flips = np.zeros(B, np.int16)
+        self.side_turns = np.zeros((B, 2), np.int32)
+        self.seg_start = np.zeros(B, np.int32)
+        self.max_hand = st.hand_n.max(1).astype(np.int16)
+        self.start_side = st.side.copy()
+        self.side = st.side.copy()  # each row's side after its last step or deal
+        # segments are kept under the id of their round in dealing order (``dealt_id``) and renumbered
+        # to the order in which rounds finished (the order of the records) at the end
+        self.finished = 0
+        self.open_segments: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (round ids, side, length)
+        self.dealt_id = np.arange(B, dtype=np.int64)
+        self.next_id = B
+        self.id_to_index: dict[int, int] = {}
+        self.rec: dict[str, list] = {k: [] for k in ("turns", "decisions", "winner", "dealer", "points", "truncated",
+                                                  "max_hand", "start_side", "final_side", "flips", "light", "dark")}
+
+    def stepped(self, rows: np.ndarray) -> None:
+        st, S = self.st, sel(rows)
+        self.decisions[S] += 1
+        self.max_hand[S] = np.maximum(self.max_hand[S], st.hand_n[S].max(1))
+        changed = rows[st.side[S] != self.side[S]]
+        if changed.size:
+            length = st.turn_count[changed] - self.seg_start[changed]
+            old = self.side[changed].astype(np.intp)
+            self.open_segments.append((self.dealt_id[changed].copy(), old.astype(np.int8), length.astype(np.int32)))
+            np.add.at(self.side_turns, (changed, old), length)
+            self.seg_start[changed] = st.turn_count[changed]
+            self.flips[changed] += 1
+            self.side[changed] = st.side[changed]
+
+    def ended(self, ended: np.ndarray) -> None:
+        st, rec = self.st, self.rec
         final = st.side[ended].astype(np.intp)
-        last = st.turn_count[ended] - seg_start[ended]
-        np.add.at(side_turns, (ended, final), last)
-        open_segments.append((dealt_id[ended].copy(), final.astype(np.int8), last.astype(np.int32)))
-        for r, k in zip(dealt_id[ended].tolist(), range(finished, finished + ended.size)):
-            id_to_index[r] = k
-        finished += ended.size
+        last = st.turn_count[ended] - self.seg_start[ended]
+        np.add.at(self.side_turns, (ended, final), last)
+        self.open_segments.append((self.dealt_id[ended].copy(), final.astype(np.int8), last.astype(np.int32)))
+        for r, k in zip(self.dealt_id[ended].tolist(), range(self.finished, self.finished + ended.size)):
+            self.id_to_index[r] = k
+        self.finished += ended.size
         rec["turns"].append(st.turn_count[ended].copy())
-        rec["decisions"].append(decisions[ended].copy())
-        rec["winner"].append(out.winner[ended].copy())
+        rec["decisions"].append(self.decisions[ended].copy())
+        rec["winner"].append(st.winner[ended].copy())
         rec["dealer"].append(st.dealer[ended].copy())
-        rec["points"].append(out.round_points[ended].copy())
-        rec["truncated"].append(out.truncated[ended].copy())
-        rec["max_hand"].append(max_hand[ended].copy())
-        rec["start_side"].append(start_side[ended].copy())
+        rec["points"].append(st.round_points[ended].copy())
+        rec["truncated"].append(st.truncated[ended].copy())
+        rec["max_hand"].append(self.max_hand[ended].copy())
+        rec["start_side"].append(self.start_side[ended].copy())
         rec["final_side"].append(st.side[ended].copy())
-        rec["flips"].append(flips[ended].copy())
-        rec["light"].append(side_turns[ended, 0].copy())
-        rec["dark"].append(side_turns[ended, 1].copy())
-        fresh = ended[: max(0, rounds - started)]
-        active[ended[fresh.size:]] = False
-        if fresh.size:
-            game.next_round(fresh)
-            started += fresh.size
-            decisions[fresh] = 0
-            flips[fresh] = 0
-            side_turns[fresh] = 0
-            seg_start[fresh] = 0
-            max_hand[fresh] = st.hand_n[fresh].max(1)
-            start_side[fresh] = st.side[fresh]
-            dealt_id[fresh] = next_id + np.arange(fresh.size)
-            next_id += fresh.size
-    seconds = time.perf_counter() - t0
+        rec["flips"].append(self.flips[ended].copy())
+        rec["light"].append(self.side_turns[ended, 0].copy())
+        rec["dark"].append(self.side_turns[ended, 1].copy())
 
-    def cat(key, dtype):
-        return np.concatenate(rec[key]).astype(dtype) if rec[key] else np.zeros(0, dtype)
+    def dealt(self, fresh: np.ndarray) -> None:
+        st = self.st
+        self.decisions[fresh] = 0
+        self.flips[fresh] = 0
+        self.side_turns[fresh] = 0
+        self.seg_start[fresh] = 0
+        self.max_hand[fresh] = st.hand_n[fresh].max(1)
+        self.start_side[fresh] = self.side[fresh] = st.side[fresh]
+        self.dealt_id[fresh] = self.next_id + np.arange(fresh.size)
+        self.next_id += fresh.size
 
-    if open_segments:
-        ids = np.concatenate([s[0] for s in open_segments])
-        sides = np.concatenate([s[1] for s in open_segments])
-        lengths = np.concatenate([s[2] for s in open_segments])
-        # the last segment appended for a round is the one its end cut short
-        complete = np.ones(ids.size, bool)
-        _, last_idx = np.unique(ids[::-1], return_index=True)
-        complete[ids.size - 1 - last_idx] = False
-        index = np.array([id_to_index[i] for i in ids.tolist()], np.int64)
-        order = np.lexsort((np.arange(ids.size), index))
-        segments = SideSegments(sides[order], lengths[order], complete[order], index[order])
-    else:
-        segments = SideSegments(np.zeros(0, np.int8), np.zeros(0, np.int32), np.zeros(0, bool), np.zeros(0, np.int64))
-    dealer = cat("dealer", np.int8)
-    return RoundRecords(
-        rules=str(game.rules.name), num_players=P, policy="/".join(distinct), seconds=seconds,
-        turns=cat("turns", np.int32), decisions=cat("decisions", np.int32), winner=cat("winner", np.int8),
-        dealer=dealer, first_seat=((dealer.astype(np.int64) + 1) % P).astype(np.int8),
-        points=cat("points", np.int32), truncated=cat("truncated", bool), max_hand=cat("max_hand", np.int16),
-        start_side=cat("start_side", np.int8), final_side=cat("final_side", np.int8),
-        flips=cat("flips", np.int16), light_turns=cat("light", np.int32), dark_turns=cat("dark", np.int32),
-        segments=segments)
+    def records(self, policy: str, seconds: float) -> RoundRecords:
+        rec, P = self.rec, self.game.num_players
+
+        def cat(key, dtype):
+            return np.concatenate(rec[key]).astype(dtype) if rec[key] else np.zeros(0, dtype)
+
+        if self.open_segments:
+            ids = np.concatenate([s[0] for s in self.open_segments])
+            sides = np.concatenate([s[1] for s in self.open_segments])
+            lengths = np.concatenate([s[2] for s in self.open_segments])
+            # the last segment appended for a round is the one its end cut short
+            complete = np.ones(ids.size, bool)
+            _, last_idx = np.unique(ids[::-1], return_index=True)
+            complete[ids.size - 1 - last_idx] = False
+            index = np.array([self.id_to_index[i] for i in ids.tolist()], np.int64)
+            order = np.lexsort((np.arange(ids.size), index))
+            segments = SideSegments(sides[order], lengths[order], complete[order], index[order])
+        else:
+            segments = SideSegments(np.zeros(0, np.int8), np.zeros(0, np.int32), np.zeros(0, bool),
+                                    np.zeros(0, np.int64))
+        dealer = cat("dealer", np.int8)
+        return RoundRecords(
+            rules=str(self.game.rules.name), num_players=P, policy=policy, seconds=seconds,
+            turns=cat("turns", np.int32), decisions=cat("decisions", np.int32), winner=cat("winner", np.int8),
+            dealer=dealer, first_seat=((dealer.astype(np.int64) + 1) % P).astype(np.int8),
+            points=cat("points", np.int32), truncated=cat("truncated", bool), max_hand=cat("max_hand", np.int16),
+            start_side=cat("start_side", np.int8), final_side=cat("final_side", np.int8),
+            flips=cat("flips", np.int16), light_turns=cat("light", np.int32), dark_turns=cat("dark", np.int32),
+            segments=segments)
 
 
-__all__ = ["BUILTIN_POLICIES", "PlayFirstAgent", "RoundRecords", "SideSegments", "random_legal", "simulate_rounds"]
+__all__ = ["BUILTIN_POLICIES", "PlayFirstAgent", "RoundRecords", "SideSegments", "UniformAgent", "random_legal",
+           "simulate_rounds"]

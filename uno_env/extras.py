@@ -1,10 +1,10 @@
 """What each optional extra installs, and the one error a feature raises when its extra is missing.
 
 The light install (``pip install -e .``: numpy, Gymnasium, PettingZoo) has the rules, the environments, the
-bots and the terminal game.  The rest needs an extra (``pyproject.toml``): the trained agents, ``uno eval``
-and the trainers the ``train`` extra (PyTorch, Stable-Baselines3, ...), ``uno serve`` the ``web`` extra,
-RLlib the ``scale`` extra.  A feature that needs one says so in one line, naming the extra and the command
-that installs it, instead of ending in ``No module named 'torch'``::
+bots, the terminal game and ``uno eval`` of the bots.  The rest needs an extra (``pyproject.toml``): the trained
+agents and the trainers the ``train`` extra (PyTorch, Stable-Baselines3, ...; ``uno eval``'s ratings and plot
+too), ``uno serve`` the ``web`` extra, RLlib the ``scale`` extra.  A feature that needs one says so in one
+line, naming the extra and the command that installs it, instead of ending in ``No module named 'torch'``::
 
     with extras.needs("train", "the trained agent 'ppo-standard_en-2p'"):
         from agents.policy import PolicyAgent

@@ -25,22 +25,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .arena import choose
 from .checks import action_ids
 from .core.game import VecGame
-from .core.observe import Observer
 from .core.state import OVER
 from .opponents import layout_for, resolve
-
-
-def observer_for(game: VecGame, agent, cache: dict) -> Observer:
-    """The observer of the layout ``agent`` reads (its ``observation``: a bot reads v2, the first part of v3,
-    more cheaply; a trained policy the layout it was trained on), else the game's; ``cache`` keeps them."""
-    want = getattr(agent, "observation", None)
-    if want not in ("v2", "v3") or want == game.observer.version or game.memory is None:
-        return game.observer
-    if want not in cache:
-        cache[want] = Observer(game.engine, want)
-    return cache[want]
 
 
 def batch_actions(actions, num_envs: int, num_actions: int) -> np.ndarray:
@@ -86,7 +75,7 @@ class LearnerGames:
         self.learner = np.zeros(num_envs, np.intp)
         self.assign = np.zeros((num_envs, self.P), np.intp)  # opponent index per seat
         self.rounds_without_learner = 0
-        self._observers: dict = {}  # layouts the opponents read, other than the game's (``_layout``)
+        self._observers: dict = {}  # layouts the opponents read, other than the game's (``arena.observer_for``)
         # one game: steps and observations by item reads (the same moves, tests/test_scalar.py)
         self.scalar = self.game.scalar
         self.recorder = self.writer = None
@@ -131,7 +120,7 @@ class LearnerGames:
         seats[np.arange(self.num_envs), self.learner] = False  # the learner's own entry is unused
         in_play[np.unique(self.assign[seats])] = True
         remap = np.zeros(len(self.opponents), np.intp)
-        retiring = []
+        retiring: list = []
         for i, agent in enumerate(self.opponents):
             if id(agent) in where:
                 remap[i] = where[id(agent)]
@@ -181,24 +170,16 @@ class LearnerGames:
         raise RuntimeError("opponents did not hand the turn back")  # pragma: no cover
 
     def _opponent_step(self, rows: np.ndarray):
-        st = self.game.state
-        seats = st.actor[rows].astype(np.intp)
-        who = self.assign[rows, seats]
-        actions = np.empty(rows.size, np.int64)
-        for k in np.unique(who):
-            i = np.flatnonzero(who == k)
-            obs = self._observe(rows[i], seats[i], self._layout(self.opponents[k]))
-            actions[i] = self.opponents[k].act(obs, st.mask[rows[i]], self.rng)
+        """One move of the opponent to move in each of ``rows``: the arena's step (``arena.choose``)."""
+        seats = self.game.state.actor[rows].astype(np.intp)
+        actions = choose(self.game, self.opponents, self.assign[rows, seats], rows, seats, self.rng,
+                         self._observers, scalar=self.scalar)
         return self._step_rows(rows, actions)
 
-    def _layout(self, agent):
-        return observer_for(self.game, agent, self._observers)
-
-    def _observe(self, rows: np.ndarray, seats: np.ndarray, observer=None) -> np.ndarray:
-        observer = observer or self.game.observer
+    def _observe(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
         if self.scalar is not None and rows.size == 1:
-            return observer.observe_one(self.game.state, int(seats[0]))[None]
-        return observer.observe(self.game.state, rows, seats)
+            return self.game.observer.observe_one(self.game.state, int(seats[0]))[None]
+        return self.game.observer.observe(self.game.state, rows, seats)
 
     def _step_rows(self, rows: np.ndarray, actions: np.ndarray):
         """``Engine.step_rows``; for one game through the scalar path (the same checks and moves)."""

@@ -113,7 +113,7 @@ def layout_for(specs, learner: str | None = None) -> dict:
     nobody) and a learner that reads ``learner`` (a layout, if there is one): ``{"observation": ...,
     "memory": ...}``, the arguments of ``VecGame`` (and ``Table``).  The layout is the learner's, else
     ``observation_for(specs)``; the table's memory is kept when anyone at the table reads v3 (each agent
-    reads its own layout: ``learner.observer_for``)."""
+    reads its own layout: ``arena.observer_for``)."""
     empty = isinstance(specs, (list, tuple)) and not specs
     needs = not empty and observation_for(specs) == "v3"
     observation = learner if learner is not None else "v3" if needs else "v2"
