@@ -149,8 +149,18 @@ _EN2P_BEFORE_LEAGUE = f"{RESULTS}/warm_start/ppo-standard_en-2p-before-league.js
 _BEFORE = {2: " (before its league fine-tune)", 4: ""}
 
 
+def _league(preset: str, name: str, steps: int) -> Run:
+    """A league fine-tune of step ``name`` (``training.league``, seed 30000000), stopped at ``steps`` once its targets
+    were met (results/league/)."""
+    return Run(f"league-{preset}-2p", f"--rules {preset} --players 2 --observation v3 --init-agent {{{name}}} "
+                                      f"{_LEAGUE} --seed 30000000", steps, trainer="training.league",
+               about=f"fine-tune {{{name}}} against a league (heuristic, greedy, the flawed players that are not held "
+                     f"out, snapshots of itself), opponents sampled by shortfall, on renamed colours "
+                     f"({steps / 1e6:.1f}M steps, learning rate 2e-4, seed 30000000): the shipped network")
+
+
 def _fine_tune(preset: str, players: int, name: str, seed: int, steps: int, length: str = "4M steps",
-               snapshots: bool = False) -> Recipe:
+               snapshots: bool = False, league: int = 0) -> Recipe:
     """A preset whose layouts are standard_en's: its agent is the standard_en one of ``players`` seats (at 2, as it
     was before its league fine-tune), fine-tuned on ``preset`` against ``heuristic`` on renamed colours (one run,
     ``steps`` long)."""
@@ -166,11 +176,13 @@ def _fine_tune(preset: str, players: int, name: str, seed: int, steps: int, leng
     against = "heuristic" if players == 2 else "three heuristic"
     return Recipe(
         agent=f"ppo-{preset}-{players}p",
-        note=f"the standard_en {players}-player agent, fine-tuned on {preset} against {against}",
+        note=f"the standard_en {players}-player agent, fine-tuned on {preset} against {against}"
+             + (", then against a league" if league else ""),
         ship="--colour-average",
         steps=(Run(name, args + (" --snapshot-every 1000000" if snapshots else ""), steps,
                    about=f"fine-tune the standard_en {players}-player agent{_BEFORE[players]} on {preset} against "
-                         f"{against}, on renamed colours ({detail})"),))
+                         f"{against}, on renamed colours ({detail})"),
+               *([_league(preset, name, league)] if league else [])))
 
 
 def _lowered(later: tuple[tuple[int, str], ...]) -> str:
@@ -250,11 +262,7 @@ RECIPES = {r.agent: r for r in (
                  about="a model soup of {members} (results/v3_agents/warm_start/ppo-standard_en-2p-before-league)"),
             # the league: the hole one flawed opponent showed (never declaring UNO: the agent took fewer than half the
             # catches offered) closed; stopped at 7.2M of its 10M budget once the targets were met (results/league/)
-            Run("league-standard_en-2p", f"--rules standard_en --players 2 --observation v3 --init-agent {{soup42}} "
-                                         f"{_LEAGUE} --seed 30000000", 7208960, trainer="training.league",
-                about="fine-tune {soup42} against a league (heuristic, greedy, the flawed players that are not "
-                      "held out, snapshots of itself), opponents sampled by shortfall, on renamed colours "
-                      "(7.2M steps, learning rate 2e-4, seed 30000000): the shipped network"),
+            _league("standard_en", "soup42", 7208960),
         )),
     Recipe(
         agent="ppo-standard_en-4p",
@@ -273,7 +281,7 @@ RECIPES = {r.agent: r for r in (
     # standard_ru is standard_en with a 4-card penalty for a missed UNO (rules §4), and house_cn plays the standard
     # deck with the same observation and action layouts (its house rules change what happens, not what is seen):
     # their agents start from the standard_en ones and are fine-tuned on their rules, on renamed colours
-    _fine_tune("standard_ru", 2, "ru2p", 2101, 4000000),
+    _fine_tune("standard_ru", 2, "ru2p", 2101, 4000000, league=5308416),
     _fine_tune("standard_ru", 4, "ru4p", 2201, 4000000),
     _fine_tune("house_cn", 2, "cn2p", 2301, 3000000, "3M steps", snapshots=True),
     _fine_tune("house_cn", 4, "cn4p", 2401, 2097152, "32 rollouts: 2.1M steps", snapshots=True),
