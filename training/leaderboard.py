@@ -556,8 +556,12 @@ def render(data: dict) -> str:
                   "exploitable\"; the column above leaves them out.", "",
                   "| agent | rules | players | budget (samples) | started from | best response's win rate | rounds | "
                   "seeds from | setting |", "|---|---|---|---|---|---|---|---|---|"]
+        now = {(t["rules"], t["players"], n): f for t in data["tables"] for n, f in t.get("fingerprints", {}).items()}
         for r in results:
-            lines.append(f"| `{r['agent']}` | `{r['rules']}` | {r['players']} | {r['budget_steps']:,} | "
+            was = now.get((r["rules"], r["players"], r["agent"]))
+            replaced = was is not None and r.get("agent_fingerprint") not in (None, was)
+            lines.append(f"| `{r['agent']}`{' (an earlier network of that name)' if replaced else ''} | `{r['rules']}` | "
+                         f"{r['players']} | {r['budget_steps']:,} | "
                          f"{_start(r, r['agent'])[2:] or 'scratch'} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | "
                          f"{r['rounds']:,} | {r['seed']:,} | "
                          f"{'calibrated' if r.get('calibrated') else '*earlier setting*'} |")
