@@ -308,6 +308,19 @@ def test_the_calibration_says_how_much_of_each_known_gap_a_best_response_recover
     assert "**90%**" in "\n".join(leaderboard.calibration_lines(data))
 
 
+def test_the_list_of_best_responses_names_a_measurement_of_an_earlier_network_of_the_same_name():
+    line = {"agent": "ppo-standard_en-2p", "rules": "standard_en", "players": 2, "budget_steps": 1048576,
+            "start_from": "ppo-standard_en-2p", "warm_start": "init_agent", "win_rate": 0.51, "ci95": [0.5, 0.52],
+            "rounds": 20000, "seed": 600000000, "calibrated": True}
+    table = {"rules": "standard_en", "players": 2, "entrants": ["ppo-standard_en-2p"], "matches": [],
+             "fingerprints": {"ppo-standard_en-2p": "now"}}
+    old, new = {**line, "agent_fingerprint": "before"}, {**line, "agent_fingerprint": "now"}
+    page = leaderboard.best_responses_lines({**_page_stub(), "tables": [table], "exploitability": [old, new]})
+    listed = [x for x in page if x.startswith("| `ppo-standard_en-2p`") and "calibrated" in x]
+    assert len(listed) == 2 and "(an earlier network of that name)" in listed[0]
+    assert "earlier network" not in listed[1]
+
+
 def test_a_calibration_started_from_a_network_since_replaced_keeps_the_gap_it_was_measured_on():
     rob = {"flawed": ["heuristic-no-uno"], "held_out": [], "reference": "heuristic",
            "results": {"heuristic": {"heuristic-no-uno": {"win_rate": 0.9}},

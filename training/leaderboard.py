@@ -545,29 +545,8 @@ def render(data: dict) -> str:
         lines += [f"## `{rules}` {{ #{rules} }}", ""]
         for t in tables:
             lines += table_lines(t, results)
-    shown = [r for r in results if not any(t["rules"] == r.get("rules") and t["players"] == r.get("players")
-                                           and r.get("agent") in t["entrants"] for t in data["tables"])]
     lines += calibration_lines(data)
-    if results:
-        lines += ["## Best responses { #best-responses }", "",
-                  "Every measurement of `training.best_response` (`results/leaderboard/best_response.jsonl`). Those "
-                  "marked *earlier setting* were measured before the calibration, mostly at learning rate 5e-5, "
-                  "which recovered half of a known gap: read them as \"the learner did not move\", not as \"not "
-                  "exploitable\"; the column above leaves them out.", "",
-                  "| agent | rules | players | budget (samples) | started from | best response's win rate | rounds | "
-                  "seeds from | setting |", "|---|---|---|---|---|---|---|---|---|"]
-        now = {(t["rules"], t["players"], n): f for t in data["tables"] for n, f in t.get("fingerprints", {}).items()}
-        for r in results:
-            was = now.get((r["rules"], r["players"], r["agent"]))
-            replaced = was is not None and r.get("agent_fingerprint") not in (None, was)
-            lines.append(f"| `{r['agent']}`{' (an earlier network of that name)' if replaced else ''} | `{r['rules']}` | "
-                         f"{r['players']} | {r['budget_steps']:,} | "
-                         f"{_start(r, r['agent'])[2:] or 'scratch'} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | "
-                         f"{r['rounds']:,} | {r['seed']:,} | "
-                         f"{'calibrated' if r.get('calibrated') else '*earlier setting*'} |")
-        lines.append("")
-        if shown:
-            lines += [f"({len(shown)} of them for agents or tables not on this leaderboard.)", ""]
+    lines += best_responses_lines(data)
     lines += claims_lines(data)
     lines += gauntlet_lines(data)
     lines += add_yours_lines()
@@ -578,6 +557,36 @@ def render(data: dict) -> str:
               "python -m training.leaderboard --exploitability-only   # add new best responses to the JSON",
               "```", ""]
     return "\n".join(lines)
+
+
+def best_responses_lines(data: dict) -> list[str]:
+    """Every measurement of ``training.best_response``, calibrated or not; one measured against an earlier network
+    of an entrant's name (its fingerprint no longer the table's) is named so."""
+    results = data.get("exploitability", [])
+    if not results:
+        return []
+    shown = [r for r in results if not any(t["rules"] == r.get("rules") and t["players"] == r.get("players")
+                                           and r.get("agent") in t["entrants"] for t in data["tables"])]
+    lines = ["## Best responses { #best-responses }", "",
+             "Every measurement of `training.best_response` (`results/leaderboard/best_response.jsonl`). Those "
+             "marked *earlier setting* were measured before the calibration, mostly at learning rate 5e-5, "
+             "which recovered half of a known gap: read them as \"the learner did not move\", not as \"not "
+             "exploitable\"; the column above leaves them out.", "",
+             "| agent | rules | players | budget (samples) | started from | best response's win rate | rounds | "
+             "seeds from | setting |", "|---|---|---|---|---|---|---|---|---|"]
+    now = {(t["rules"], t["players"], n): f for t in data["tables"] for n, f in t.get("fingerprints", {}).items()}
+    for r in results:
+        was = now.get((r["rules"], r["players"], r["agent"]))
+        replaced = was is not None and r.get("agent_fingerprint") not in (None, was)
+        lines.append(f"| `{r['agent']}`{' (an earlier network of that name)' if replaced else ''} | `{r['rules']}` | "
+                     f"{r['players']} | {r['budget_steps']:,} | "
+                     f"{_start(r, r['agent'])[2:] or 'scratch'} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | "
+                     f"{r['rounds']:,} | {r['seed']:,} | "
+                     f"{'calibrated' if r.get('calibrated') else '*earlier setting*'} |")
+    lines.append("")
+    if shown:
+        lines += [f"({len(shown)} of them for agents or tables not on this leaderboard.)", ""]
+    return lines
 
 
 def table_lines(t: dict, results: list[dict] | None = None, heading: str = "###") -> list[str]:
