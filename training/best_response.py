@@ -21,7 +21,10 @@ points.  Started from the agent, at 1,048,576 samples, the learner recovered:
 
 The same hole in ``ppo-standard_ru-2p`` (70.2% against ``heuristic-no-uno``, reference 92.7%: a 22.5-point gap),
 at 2e-4 and 1,048,576 samples: **93.7%** (93.4-94.0), **105%** of the gap; in ``ppo-house_cn-2p`` (75.0% against a
-89.5% reference): **90.0%** (89.6-90.4), **103%**.
+89.5% reference): **90.0%** (89.6-90.4), **103%**; in ``ppo-flip_jp-2p`` (64.4% against 87.9%): **87.5%**
+(87.0-87.9), **98%**, and against ``heuristic-always-wd4`` (73.0% against 74.7%): **76.5%** (75.9-77.1), past the
+reference.  (The standard_en and standard_ru agents measured here are the networks shipped before their league
+fine-tunes, which closed these holes.)
 
 (20,000 rounds each on the best-response check seeds, from 600,000,000; ``results/leaderboard/calibration.jsonl``
 holds every calibration run, and the leaderboard page shows each with its gap.)  A figure from another setting is
