@@ -56,6 +56,8 @@ import numpy as np
 
 from training import seeds
 from uno_env import extras
+from uno_env.evaluation import Z95
+from uno_env.evaluation import wilson as _wilson
 
 REPO = Path(__file__).resolve().parent.parent
 PRESETS = ("standard_en", "standard_ru", "house_cn", "solo_bga", "flip_jp")
@@ -70,7 +72,6 @@ JSON_PATH = RESULTS / "leaderboard.json"
 BEST_RESPONSES = RESULTS / "best_response.jsonl"
 CALIBRATION = RESULTS / "calibration.jsonl"  # best responses against the flawed players, where the gap is known
 FORMAT = "uno-env-leaderboard/1"
-Z95 = 1.959963984540054
 
 
 # ------------------------------------------------------------------------------------------ the entrants
@@ -152,7 +153,6 @@ def _extra_fingerprint(name: str, agent) -> str:
 
 # ------------------------------------------------------------------------------------------ the statistics
 def wilson(wins: int, n: int) -> tuple[float, float]:
-    from training.evaluate import wilson as _wilson
     return _wilson(int(wins), int(n))
 
 
