@@ -390,6 +390,26 @@ def test_a_snapshot_ships_with_the_sessions_that_led_to_it_and_loads_by_path(tmp
     assert "--evaluations is for ppo_lean snapshots" in capsys.readouterr().err
 
 
+def test_a_fine_tune_ships_with_the_network_it_started_from_even_when_it_takes_its_name(tmp_path):
+    """Shipping a run made with ``--init-agent`` records what it started from (name, weights hash, steps), read
+    before the new network overwrites the old one's file, so the replaced agent's figures stay attributable."""
+    import hashlib
+
+    import agents
+    from training import ship
+
+    models = tmp_path / "models"
+    first = _train(tmp_path, "--run-name", "a", "--total-steps", "256")
+    assert ship.main(["--run", str(first), "--checkpoint", "agent", "--name", "mine", "--out-dir", str(models)]) == 0
+    assert "started_from" not in agents.load(models / "mine").meta  # trained from scratch
+    old = hashlib.sha256((models / "mine.pt").read_bytes()).hexdigest()[:16]
+    tuned = _train(tmp_path, "--run-name", "b", "--total-steps", "256", "--init-agent", str(models / "mine.json"))
+    assert ship.main(["--run", str(tuned), "--checkpoint", "agent", "--name", "mine", "--out-dir", str(models)]) == 0
+    origin = agents.load(models / "mine").meta["started_from"]
+    assert origin["weights_sha256"] == old and origin["trained_steps"] == 256
+    assert hashlib.sha256((models / "mine.pt").read_bytes()).hexdigest()[:16] != old
+
+
 def test_a_soup_of_snapshots_counts_each_ones_sessions_up_to_it(tmp_path):
     """``training.soup`` reads a ppo_lean snapshot's seconds and command from its run's sessions, cut at
     the snapshot as ``training.ship`` cuts them."""

@@ -283,7 +283,7 @@ RECIPES = {r.agent: r for r in (
     # their agents start from the standard_en ones and are fine-tuned on their rules, on renamed colours
     _fine_tune("standard_ru", 2, "ru2p", 2101, 4000000, league=5308416),
     _fine_tune("standard_ru", 4, "ru4p", 2201, 4000000),
-    _fine_tune("house_cn", 2, "cn2p", 2301, 3000000, "3M steps", snapshots=True),
+    _fine_tune("house_cn", 2, "cn2p", 2301, 3000000, "3M steps", snapshots=True, league=4718592),
     _fine_tune("house_cn", 4, "cn4p", 2401, 2097152, "32 rollouts: 2.1M steps", snapshots=True),
     # flip_jp's two-sided deck has its own layouts (2,154 inputs at 2 players), and solo_bga's deck (112 cards, its
     # own action cards) changes both layouts: no trained agent fits, so the network first clones heuristic's play;

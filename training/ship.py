@@ -12,12 +12,15 @@ A ``training.ppo_lean`` run ships one of its snapshots (``--checkpoint snapshots
 network it ended with: a clone-only run's, ``--total-steps 0``); its sessions
 (steps, wall time and command of each) come from the run's checkpoint, and ``--evaluations FILE`` adds
 the JSON lines of the evaluations that chose it, and ``--colour-average`` records that ``agents.load`` plays it
-averaged over the 24 colour renamings (``"play": "colour_average"``, as ``training.soup`` does).
+averaged over the 24 colour renamings (``"play": "colour_average"``, as ``training.soup`` does).  A fine-tune
+(a run with ``--init-agent``) records the network it started from under ``started_from``, read before the new one
+may take its name.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -80,6 +83,22 @@ def ship(run: Path, checkpoint: str, name: str, command: str, train_seconds: flo
         "checkpoint": ckpt.name, "args": cfg, "training_evaluations": evals})
 
 
+def started_from(init_agent: str, out_dir: Path = MODELS) -> dict | None:
+    """What a fine-tune started from (its run's ``--init-agent``), read before shipping may overwrite it: the
+    network's name, fingerprint, steps and wall time, so that the "before" of a replaced agent stays findable."""
+    if not init_agent:
+        return None
+    by_path = init_agent.endswith((".json", ".pt"))
+    path = Path(init_agent).with_suffix(".json") if by_path else out_dir / f"{init_agent}.json"
+    if not path.is_file():
+        return None
+    before = json.loads(path.read_text())
+    weights = hashlib.sha256(path.with_suffix(".pt").read_bytes()).hexdigest()[:16]
+    return {"agent": init_agent, "weights_sha256": weights,
+            "trained_steps": before.get("trained_steps"), "train_seconds": before.get("train_seconds"),
+            "trainer": before.get("trainer")}
+
+
 def ship_snapshot(run: Path, snapshot: str, name: str, command: str, train_seconds: float | None,
                   out_dir: Path, cfg: dict, evaluations: list | None = None, play: str | None = None) -> Path:
     """Ship a ``training.ppo_lean`` snapshot (``snapshots/step_N``) with its run's sessions up to it."""
@@ -101,7 +120,9 @@ def ship_snapshot(run: Path, snapshot: str, name: str, command: str, train_secon
     cloned = json.loads((run / "distill.json").read_text()) if (run / "distill.json").is_file() else None
     if train_seconds is None and (sessions or cloned):
         train_seconds = round(sum(s["seconds"] for s in sessions) + (cloned or {}).get("seconds", 0.0), 1)
+    origin = started_from(cfg.get("init_agent") or "", out_dir)
     return agent.export(out_dir / name, game, extra={
+        **({"started_from": origin} if origin else {}),
         "trained_steps": steps, "train_seconds": train_seconds, "trainer": meta.get("trainer", "training.ppo_lean"),
         "command": command or "python -m training.ppo_lean " + (sessions[0]["command"] if sessions else ""),
         "checkpoint": snapshot, "args": cfg, "sessions": sessions, "training_evaluations": evaluations or [],
