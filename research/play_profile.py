@@ -3,7 +3,7 @@
     python -m research.play_profile ppo-solo_bga-2p heuristic --rules solo_bga --rounds 4000 --seed 7000000 \
         --out results/play_profile/profile.jsonl
 
-Plays ``--rounds`` seat-rotated rounds (``training.evaluate.play_match``, watching its decisions) and, for every
+Plays ``--rounds`` seat-rotated rounds (``uno_env.profile``, watching the decisions of a match) and, for every
 decision of each player, notes the move's kind (a number card, each action card, draw, keep, pass, ...), the
 player's own hand size and the other hands' smallest size (and, for a draw or a pass, whether a card could
 have been played instead).  It prints, per player and kind, how often it was
@@ -19,74 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
-from uno_env.core.actions import PLAY
-from uno_env.core.cards import symbol_name
-
-EXCHANGES = ("swap", "swap in turn")
-
-
-def kind_of(engine, action: int) -> str:
-    """The move's kind: ``number``, an action card's name, or the action's own name (draw, keep, pass, ...)."""
-    t = engine.actions
-    if t.kind[action] != PLAY:
-        return t.names[action].split(" ")[0]
-    name = symbol_name(int(engine.F_SYM[t.face[action]]))
-    return "number" if name.startswith("number") else name.replace("_", " ")
-
-
-FIELDS = ("n", "own", "least_other", "gain", "could_play")
+from uno_env.profile import EXCHANGES, FIELDS, differences, kind_of
+from uno_env.profile import profile as _profile
 
 
 def profile(names: list[str], rules: str, players: int, rounds: int, seed: int, batch: int = 512) -> dict:
-    """Play the match with ``training.evaluate.play_match`` and tally each decision as it watches them."""
-    from training.evaluate import play_match
-    from uno_env import VecGame
-
-    engine = VecGame(rules, players, batch_size=1, seed=seed).engine
-    kinds = sorted({kind_of(engine, a) for a in range(engine.actions.size)})
-    kind_index = np.array([kinds.index(kind_of(engine, a)) for a in range(engine.actions.size)])
-    is_play = engine.actions.kind == PLAY
-    lineup = (list(names) + [names[-1]] * players)[:players]
-    distinct = list(dict.fromkeys(lineup))
-    player_of_slot = np.array([distinct.index(n) for n in lineup])
-    tally = np.zeros((len(FIELDS), len(distinct), len(kinds)), np.int64)
-
-    def watch(st, rows, seats, slots, actions) -> None:
-        sizes = st.hands[rows].sum(-1)  # (n, P) cards in each hand
-        n = np.arange(rows.size)
-        own = sizes[n, seats]
-        sizes[n, seats] = np.iinfo(sizes.dtype).max
-        least_other = sizes.min(1)
-        cell = (player_of_slot[slots], kind_index[actions])
-        for f, value in enumerate((1, own, least_other,
-                                   own - 1 - least_other,  # an exchange swaps after the card leaves the hand
-                                   st.mask[rows][:, is_play].any(1))):  # a card could have been played
-            np.add.at(tally[f], cell, value)
-
-    res = play_match(lineup, rules, players, rounds, seed=seed, batch_size=batch, ratings=False, watch=watch)
-    wins = np.zeros(len(distinct), np.int64)
-    np.add.at(wins, player_of_slot, [e.wins for e in res.entries])
-    out = {"rules": rules, "players": players, "rounds": res.games, "seed": seed, "lineup": lineup,
-           "players_profile": {}}
-    for p, name in enumerate(distinct):
-        t = {f: tally[k, p] for k, f in enumerate(FIELDS)}
-        decisions = int(t["n"].sum())
-        moves = {}
-        for k in np.argsort(-t["n"], kind="stable"):
-            c = int(t["n"][k])
-            if c == 0:
-                continue
-            row = {"share": round(c / decisions, 4), "count": c, "own_hand": round(t["own"][k] / c, 2),
-                   "least_other_hand": round(t["least_other"][k] / c, 2)}
-            if kinds[k] in ("draw", "pass"):
-                row["while_a_card_was_playable"] = round(t["could_play"][k] / c, 4)
-            if kinds[k] in EXCHANGES:
-                row["cards_shed_by_exchange"] = round(t["gain"][k] / c, 2)
-            moves[kinds[k]] = row
-        out["players_profile"][name] = {"decisions": decisions, "round_wins": int(wins[p]), "moves": moves}
-    return out
+    """``uno_env.profile.profile`` with the names loaded by ``agents.load``."""
+    import agents
+    return _profile(names, rules, players, rounds, seed, batch, load=agents.load)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.out, "a", encoding="utf-8") as fh:
             fh.write(line + "\n")
     return 0
+
+
+__all__ = ["EXCHANGES", "FIELDS", "differences", "kind_of", "profile", "main"]
 
 
 if __name__ == "__main__":

@@ -236,6 +236,36 @@ def test_a_best_response_on_colours_trains_on_renamed_colours_and_plays_averaged
     assert json.loads((run / "config.json").read_text())["colour_augment"] is True
 
 
+def test_an_exploited_entrant_is_called_exploitable_with_what_its_best_response_does_differently(tmp_path):
+    """Above 53% the best response records its moves by kind against the entrant beside those of the network it
+    started from, on the same deals, and the page names the entrant exploitable with the moves that differ most."""
+    from training import best_response
+    out = tmp_path / "br.jsonl"
+    assert best_response.main(["random", "--start-from", "ppo-standard_en-2p", "--no-colours", "--n-envs", "64",
+                               "--n-steps", "8", "--batch-size", "256", "--total-steps", "512", "--rounds", "64",
+                               "--profile-rounds", "48", "--runs-dir", str(tmp_path), "--out", str(out),
+                               "--no-progress"]) == 0
+    line = json.loads(out.read_text())
+    assert line["win_rate"] > leaderboard.EXPLOITABLE  # a trained network against random
+    prof = line["profile"]
+    assert prof["rounds"] == 48 and prof["start"]["name"] == "ppo-standard_en-2p"
+    for who in (prof["learner"], prof["start"]):
+        assert sum(m["count"] for m in who["moves"].values()) == who["decisions"] > 0
+    assert 1 <= len(prof["differences"]) <= 3
+    table = {"rules": "standard_en", "players": 2, "entrants": ["random"], "ranking": ["random"], "matches": [],
+             "ratings": {"random": {"ordinal": 0, "mu": 25, "sigma": 1}}, "head_to_head": {"random": {}},
+             "points_per_round": {"random": {"mean": 1, "ci95": [0, 2]}},
+             "cost_per_decision": {"random": {}}, "fingerprints": {"random": line["agent_fingerprint"]}}
+    data = {**_page_stub(), "tables": [table], "exploitability": [{**line, "calibrated": True}]}
+    page = leaderboard.render(data)
+    assert "**exploitable** ([what it does](#exploited-standard_en-random))" in page
+    section = page[page.index("## Exploitable entrants"):]
+    assert "### `random` on `standard_en` { #exploited-standard_en-random }" in section
+    assert f"| {prof['differences'][0]['kind']} |" in section and "`ppo-standard_en-2p`'s |" in section
+    assert "## Exploitable entrants" not in leaderboard.render({**data, "exploitability": [
+        {**line, "calibrated": True, "win_rate": 0.52}]})  # 53% or less: not called exploitable
+
+
 def test_the_page_says_which_tables_a_partial_run_left_out():
     full = leaderboard.render(_page_stub())
     assert "Not measured yet" not in full

@@ -1,6 +1,6 @@
 """research.play_profile: counts of each player's moves by kind, with the hands at that moment."""
 
-from research.play_profile import kind_of, profile
+from research.play_profile import differences, kind_of, profile
 from uno_env import VecGame
 
 
@@ -26,3 +26,14 @@ def test_every_decision_is_counted_once_and_every_round_has_its_winner():
         for kind in ("swap", "swap in turn"):
             if kind in p["moves"]:
                 assert "cards_shed_by_exchange" in p["moves"][kind]
+
+
+def test_the_kinds_of_move_two_players_differ_in_most_come_first():
+    a = {"moves": {"number": {"share": 0.6}, "draw": {"share": 0.3, "while_a_card_was_playable": 0.5},
+                   "skip": {"share": 0.1}}}
+    b = {"moves": {"number": {"share": 0.55}, "draw": {"share": 0.1, "while_a_card_was_playable": 0.0},
+                   "wild": {"share": 0.35}}}
+    d = differences(a, b, top=2)
+    assert [r["kind"] for r in d] == ["wild", "draw"]  # 0.35 apart, then 0.2
+    assert d[0] == {"kind": "wild", "share": 0.0, "other_share": 0.35}
+    assert d[1]["while_a_card_was_playable"] == 0.5 and d[1]["other_while_a_card_was_playable"] == 0.0

@@ -52,7 +52,10 @@ result: AGENT's worst case is at least this bad, so the figure is a lower bound 
 longer budget, or a better learner, may find more).  One JSON line per result goes to
 ``results/leaderboard/best_response.jsonl`` (``--out``; with ``"calibrated": true`` when every setting is
 ``CALIBRATED``'s), which ``training.leaderboard`` shows as a column, with its budget: the samples (learner
-decisions) the run was asked to train on.
+decisions) the run was asked to train on.  Above 53% (``leaderboard.EXPLOITABLE``) AGENT is called exploitable,
+and the line records what the best response does differently: its moves by kind against AGENT beside those of
+the network it started from, ``--profile-rounds`` (4,000) rounds each on the same deals (``uno_env.profile``);
+the page shows the kinds that differ most.
 """
 
 from __future__ import annotations
@@ -65,13 +68,14 @@ import time
 from pathlib import Path
 
 from training import seeds
-from training.leaderboard import BEST_RESPONSES, _commit, _fingerprint, _rel
+from training.leaderboard import BEST_RESPONSES, EXPLOITABLE, _commit, _fingerprint, _rel
 from training.leaderboard import _slug as _file_slug
 from training.runs import Interrupted
 from uno_env import extras
 
 ROUNDS = 20_000
 BATCH = 512
+PROFILE_ROUNDS = 4_000
 # the one setting of every published figure (see the module docstring for its calibration); START "preset"
 # means the preset's shipped agent for the table size, ppo-RULES-Np
 CALIBRATED = {"start": "preset", "colours": True, "n_envs": 2048, "n_steps": 32, "batch_size": 16384,
@@ -117,6 +121,22 @@ def _recent_episodes(run: Path) -> dict:
             "mean_decisions": float(eps[:, 1].mean()) if len(eps) else 0.0}
 
 
+def what_it_does(learner: str, start: str, agent: str, rules: str, players: int, rounds: int, seed: int,
+                 batch: int) -> dict:
+    """What an exploiting best response does differently: its moves by kind against AGENT beside those of the
+    network it started from, on the same deals (``uno_env.profile``), and the kinds that differ most."""
+    import agents
+    from uno_env.profile import differences, profile
+
+    def moves_of(player: str) -> dict:
+        out = profile([player, agent], rules, players, rounds, seed, batch, load=agents.load)["players_profile"]
+        return next(iter(out.values()))  # the first player: the one in question (AGENT itself when it is both)
+
+    mine, theirs = moves_of(learner), moves_of(start)
+    return {"rounds": rounds, "seed": seed, "learner": mine, "start": {"name": start, **theirs},
+            "differences": differences(mine, theirs)}
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line; its defaults are ``CALIBRATED``."""
     parser = argparse.ArgumentParser(prog="python -m training.best_response", description=__doc__.split("\n")[0])
@@ -149,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--distill-decisions", type=int, default=500_000,
                         help="starting from a bot: decisions of it to clone")
     parser.add_argument("--checkpoint-every", type=int, default=500_000, help="steps between checkpoints")
+    parser.add_argument("--profile-rounds", type=int, default=PROFILE_ROUNDS,
+                        help=f"when the best response wins more than {EXPLOITABLE:.0%}: rounds of it, and of the "
+                             f"network it started from, against AGENT, to record what it does differently (0: none)")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True, help="progress bar")
     parser.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
     return parser
@@ -256,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
             "exploitability_lower_bound": max(0.0, e.ci95[0] - fair), "eval_seconds": round(time.time() - t0, 1),
             "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "commit": _commit(), "command": command}
+    if e.win_rate > EXPLOITABLE and args.profile_rounds > 0 and start is not None:
+        line["profile"] = what_it_does(learner, start, args.agent, args.rules, args.players, args.profile_rounds,
+                                       seed, batch)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(line) + "\n")

@@ -71,6 +71,7 @@ RESULTS = REPO / "results" / "leaderboard"
 JSON_PATH = RESULTS / "leaderboard.json"
 BEST_RESPONSES = RESULTS / "best_response.jsonl"
 CALIBRATION = RESULTS / "calibration.jsonl"  # best responses against the flawed players, where the gap is known
+EXPLOITABLE = 0.53  # a 2-player entrant whose calibrated best response wins more than this is called exploitable
 FORMAT = "uno-env-leaderboard/1"
 
 
@@ -546,6 +547,7 @@ def render(data: dict) -> str:
         for t in tables:
             lines += table_lines(t, results)
     lines += calibration_lines(data)
+    lines += exploited_lines(data)
     lines += best_responses_lines(data)
     lines += claims_lines(data)
     lines += gauntlet_lines(data)
@@ -557,6 +559,44 @@ def render(data: dict) -> str:
               "python -m training.leaderboard --exploitability-only   # add new best responses to the JSON",
               "```", ""]
     return "\n".join(lines)
+
+
+def exploited_lines(data: dict) -> list[str]:
+    """The entrants called exploitable (a calibrated best response above ``EXPLOITABLE``), each with what its best
+    response does differently from the network it started from, against the entrant (the moves whose share
+    differs most, ``uno_env.profile.differences``, recorded by ``training.best_response``)."""
+    results, found = data.get("exploitability", []), []
+    for t in data["tables"]:
+        for n in t["entrants"] if t["players"] == 2 else ():
+            br = best_response_for(results, n, t["rules"], 2, t.get("fingerprints", {}).get(n))
+            if br and br["win_rate"] > EXPLOITABLE:
+                found.append((t["rules"], n, br))
+    if not found:
+        return []
+    lines = ["## Exploitable entrants { #exploitable }", "",
+             f"A calibrated best response wins more than {EXPLOITABLE:.0%} against each entrant below. What it does "
+             "differently: its moves against the entrant, by kind, beside those of the network it started from, on "
+             "the same deals (the kinds whose share of its decisions changed most; `python -m research.play_profile` "
+             "gives the whole profile).", ""]
+    for rules, n, br in found:
+        lines += [f"### `{n}` on `{rules}` {{ #exploited-{rules}-{_slug(n)} }}", "",
+                  f"Its best response wins {_pct(br['win_rate'])} ({_ci(br['ci95'])}) of {br['rounds']:,} rounds "
+                  f"({_samples(br['budget_steps'])} samples{_start(br, n)}).", ""]
+        prof = br.get("profile")
+        if not prof:
+            lines += ["(Not profiled: measured before `training.best_response` recorded what the learner does.)",
+                      ""]
+            continue
+        start = prof["start"]["name"]
+        lines += [f"| move | the best response's share of its decisions | `{start}`'s |", "|---|---|---|"]
+        for d in prof["differences"]:
+            mine, theirs = _pct(d["share"]), _pct(d["other_share"])
+            if d.get("while_a_card_was_playable") is not None or d.get("other_while_a_card_was_playable") is not None:
+                mine += f" ({_pct(d.get('while_a_card_was_playable') or 0)} of them with a card playable)"
+                theirs += f" ({_pct(d.get('other_while_a_card_was_playable') or 0)})"
+            lines.append(f"| {d['kind']} | {mine} | {theirs} |")
+        lines += ["", f"({prof['rounds']:,} rounds each, seats rotated, seeds from {prof['seed']:,}.)", ""]
+    return lines
 
 
 def best_responses_lines(data: dict) -> list[str]:
@@ -607,8 +647,10 @@ def table_lines(t: dict, results: list[dict] | None = None, heading: str = "###"
                f"({pp['ci95'][0]:.2f}-{pp['ci95'][1]:.2f}) | {_cost(t['cost_per_decision'][n])} |")
         if P == 2:
             br = best_response_for(results, n, rules, P, t.get("fingerprints", {}).get(n))
+            found = (f", **exploitable** ([what it does](#exploited-{rules}-{_slug(n)}))"
+                     if br and br["win_rate"] > EXPLOITABLE else "")
             row += (f" {_pct(br['win_rate'])} ({_ci(br['ci95'])}), {_samples(br['budget_steps'])} samples"
-                    f"{_start(br, n)} |" if br else " |")
+                    f"{_start(br, n)}{found} |" if br else " |")
         lines.append(row)
     against = "in one seat against three of the column's" if P > 2 else "against the column's"
     lines += ["", f"Win rate of the row's entrant {against}, with its 95% interval:", ""]
