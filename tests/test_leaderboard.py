@@ -252,6 +252,12 @@ def test_an_exploited_entrant_is_called_exploitable_with_what_its_best_response_
     for who in (prof["learner"], prof["start"]):
         assert sum(m["count"] for m in who["moves"].values()) == who["decisions"] > 0
     assert 1 <= len(prof["differences"]) <= 3
+    bare = {k: v for k, v in line.items() if k != "profile"}  # a line measured before profiles were recorded
+    out.write_text(json.dumps(bare) + "\n" + json.dumps({**bare, "agent": "greedy"}) + "\n")
+    assert best_response.main(["random", "--start-from", "ppo-standard_en-2p", "--no-colours", "--profile-only",
+                               "--profile-rounds", "48", "--runs-dir", str(tmp_path), "--out", str(out)]) == 0
+    again = [json.loads(x) for x in out.read_text().splitlines()]
+    assert again[0]["profile"] == prof and "profile" not in again[1]  # the same deals: the same profile
     table = {"rules": "standard_en", "players": 2, "entrants": ["random"], "ranking": ["random"], "matches": [],
              "ratings": {"random": {"ordinal": 0, "mu": 25, "sigma": 1}}, "head_to_head": {"random": {}},
              "points_per_round": {"random": {"mean": 1, "ci95": [0, 2]}},

@@ -137,6 +137,28 @@ def what_it_does(learner: str, start: str, agent: str, rules: str, players: int,
             "differences": differences(mine, theirs)}
 
 
+def add_profile(args, run: Path, start: str | None, parser) -> int:
+    """``--profile-only``: the last result of ``run`` in ``args.out`` gets its ``profile`` (``what_it_does``)."""
+    import agents
+    lines = [json.loads(x) for x in args.out.read_text(encoding="utf-8").splitlines()] if args.out.is_file() else []
+    mine = [i for i, r in enumerate(lines) if r.get("run") == _rel(run) and r.get("agent") == args.agent]
+    if not mine or start is None or not (run / "agent.json").is_file() or args.profile_rounds < 1:
+        parser.error(f"--profile-only needs a trained run ({run}, started from a player) with a result in {args.out} "
+                     f"and --profile-rounds >= 1; found {len(mine)} result(s)")
+    line = lines[mine[-1]]
+    learner = str(run / "agent") + (agents.COLOURS if line.get("play") == "colour_average" else "")
+    line["profile"] = what_it_does(learner, start, args.agent, args.rules, args.players, args.profile_rounds,
+                                   line["seed"], line["batch_size"])
+    now = args.out.read_text(encoding="utf-8").splitlines()  # again: another run may have added a line meanwhile
+    now[mine[-1]] = json.dumps(line)
+    args.out.write_text("".join(x + "\n" for x in now), encoding="utf-8")
+    top = ", ".join(f"{d['kind']} {d['share']:.1%} (start {d['other_share']:.1%})"
+                    for d in line["profile"]["differences"])
+    print(f"what the best response to {args.agent} does differently, in {args.profile_rounds:,} rounds: {top}; "
+          f"added to {args.out}", flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line; its defaults are ``CALIBRATED``."""
     parser = argparse.ArgumentParser(prog="python -m training.best_response", description=__doc__.split("\n")[0])
@@ -172,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--profile-rounds", type=int, default=PROFILE_ROUNDS,
                         help=f"when the best response wins more than {EXPLOITABLE:.0%}: rounds of it, and of the "
                              f"network it started from, against AGENT, to record what it does differently (0: none)")
+    parser.add_argument("--profile-only", action="store_true",
+                        help="train nothing: add what the best response does (--profile-rounds) to the last line of "
+                             "--out measured with this run, whatever its win rate")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True, help="progress bar")
     parser.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
     return parser
@@ -221,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     name = run_name(args.agent, args.rules, args.players, start, args.colours)
     run = Path(args.runs_dir) / name
     resume = (run / "checkpoints" / "latest.pt").is_file()
+    if args.profile_only:
+        return add_profile(args, run, start, parser)
     lean = ["--rules", args.rules, "--players", str(args.players), "--opponents", args.agent, "--observation", "v3",
             "--seed", str(args.seed), "--run-name", name, "--runs-dir", args.runs_dir,
             "--total-steps", str(args.total_steps), "--n-envs", str(args.n_envs), "--n-steps", str(args.n_steps),
