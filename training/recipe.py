@@ -149,13 +149,15 @@ _EN2P_BEFORE_LEAGUE = f"{RESULTS}/warm_start/ppo-standard_en-2p-before-league.js
 _BEFORE = {2: " (before its league fine-tune)", 4: ""}
 
 
-def _league(preset: str, name: str, steps: int) -> Run:
+def _league(preset: str, name: str, steps: int, colours: bool = True) -> Run:
     """A league fine-tune of step ``name`` (``training.league``, seed 30000000), stopped at ``steps`` once its targets
-    were met (results/league/)."""
+    were met or its budget spent (results/league/); on renamed colours where the deck is one-sided (``colours``)."""
+    league = _LEAGUE if colours else _LEAGUE.removeprefix("--colour-augment ")
     return Run(f"league-{preset}-2p", f"--rules {preset} --players 2 --observation v3 --init-agent {{{name}}} "
-                                      f"{_LEAGUE} --seed 30000000", steps, trainer="training.league",
+                                      f"{league} --seed 30000000", steps, trainer="training.league",
                about=f"fine-tune {{{name}}} against a league (heuristic, greedy, the flawed players that are not held "
-                     f"out, snapshots of itself), opponents sampled by shortfall, on renamed colours "
+                     f"out, snapshots of itself), opponents sampled by shortfall"
+                     f"{', on renamed colours' if colours else ''} "
                      f"({steps / 1e6:.1f}M steps, learning rate 2e-4, seed 30000000): the shipped network")
 
 
@@ -194,10 +196,11 @@ def _lowered(later: tuple[tuple[int, str], ...]) -> str:
 
 
 def _cloned(preset: str, players: int, name: str, seed: int, colours: bool,
-            later: tuple[tuple[int, str], ...] = ()) -> Recipe:
+            later: tuple[tuple[int, str], ...] = (), league: int = 0) -> Recipe:
     """A preset whose layouts no trained agent fits: clone ``heuristic``'s play (1M decisions), then PPO against
     it to 6M steps; on renamed colours and played colour-averaged where the deck is one-sided (``colours``);
-    ``later``: sessions after that which lower the learning rate (``(total_steps, "--learning-rate X")``)."""
+    ``later``: sessions after that which lower the learning rate (``(total_steps, "--learning-rate X")``);
+    ``league``: the steps of a league fine-tune after that (2 players)."""
     rollout = "--n-steps 32 --batch-size 4096" if players == 2 else "--n-steps 64 --batch-size 8192"
     args = (f"--rules {preset} --players {players} --opponents heuristic --observation v3 --n-envs 1024 {rollout} "
             f"--learning-rate 2e-4 --ent-coef 0.003{' --colour-augment' if colours else ''} --distill heuristic "
@@ -206,11 +209,12 @@ def _cloned(preset: str, players: int, name: str, seed: int, colours: bool,
     where = preset if players == 2 else f"{preset} at 4 players"
     return Recipe(
         agent=f"ppo-{preset}-{players}p",
-        note=f"heuristic's play cloned, then PPO against {against}",
+        note=f"heuristic's play cloned, then PPO against {against}" + (", then against a league" if league else ""),
         ship="--colour-average" if colours else "",
         steps=(Run(name, args, 6000000, later=later,
                    about=f"clone heuristic's play on {where} (1M decisions, 8 passes), then train with PPO against "
-                         f"{against} to 6M steps (learning rate 2e-4, seed {seed}){_lowered(later)}"),))
+                         f"{against} to 6M steps (learning rate 2e-4, seed {seed}){_lowered(later)}"),
+               *([_league(preset, name, league, colours)] if league else [])))
 
 
 RECIPES = {r.agent: r for r in (
@@ -292,7 +296,8 @@ RECIPES = {r.agent: r for r in (
     # learning rate is lowered twice, 2M steps each (as the standard_en 4-player agent's was); 1e-4 lifted it to
     # 49.5-50%
     _cloned("flip_jp", 2, "flip2p", 2501, colours=False, later=((8028160, "--learning-rate 1e-4"),
-                                                                  (10027008, "--learning-rate 5e-5"))),
+                                                                  (10027008, "--learning-rate 5e-5")),
+            league=10027008),
     # and at 4 players: 26.2% (25.4%-27.1%) against three heuristic after 6M steps, on 10,000 rounds of training
     # seeds, short of the target's 26.5%: the learning rate lowered for 2M more steps
     _cloned("flip_jp", 4, "flip4p", 2701, colours=False, later=((8060928, "--learning-rate 1e-4"),)),
