@@ -238,8 +238,8 @@ def test_a_best_response_on_colours_trains_on_renamed_colours_and_plays_averaged
 
 
 def test_an_exploited_entrant_is_called_exploitable_with_what_its_best_response_does_differently(tmp_path):
-    """Above 53% the best response records its moves by kind against the entrant beside those of the network it
-    started from, on the same deals, and the page names the entrant exploitable with the moves that differ most."""
+    """Above 53% the best response records both players' moves by kind in rounds against the entrant, and the page
+    names the entrant exploitable with the moves in which the two differ most."""
     from training import best_response
     out = tmp_path / "br.jsonl"
     assert best_response.main(["random", "--start-from", "ppo-standard_en-2p", "--no-colours", "--n-envs", "64",
@@ -249,8 +249,8 @@ def test_an_exploited_entrant_is_called_exploitable_with_what_its_best_response_
     line = json.loads(out.read_text())
     assert line["win_rate"] > leaderboard.EXPLOITABLE  # a trained network against random
     prof = line["profile"]
-    assert prof["rounds"] == 48 and prof["start"]["name"] == "ppo-standard_en-2p"
-    for who in (prof["learner"], prof["start"]):
+    assert prof["rounds"] == 48 and prof["start_from"] == "ppo-standard_en-2p" and prof["entrant"]["name"] == "random"
+    for who in (prof["learner"], prof["entrant"]):
         assert sum(m["count"] for m in who["moves"].values()) == who["decisions"] > 0
     assert 1 <= len(prof["differences"]) <= 3
     bare = {k: v for k, v in line.items() if k != "profile"}  # a line measured before profiles were recorded
@@ -268,7 +268,7 @@ def test_an_exploited_entrant_is_called_exploitable_with_what_its_best_response_
     assert "**exploitable** ([what it does](#exploited-standard_en-random))" in page
     section = page[page.index("## Exploitable entrants"):]
     assert "### `random` on `standard_en` { #exploited-standard_en-random }" in section
-    assert f"| {prof['differences'][0]['kind']} |" in section and "`ppo-standard_en-2p`'s |" in section
+    assert f"| {prof['differences'][0]['kind']} |" in section and "| `random`'s |" in section
     assert "## Exploitable entrants" not in leaderboard.render({**data, "exploitability": [
         {**line, "calibrated": True, "win_rate": 0.52}]})  # 53% or less: not called exploitable
 

@@ -53,9 +53,8 @@ longer budget, or a better learner, may find more).  One JSON line per result go
 ``results/leaderboard/best_response.jsonl`` (``--out``; with ``"calibrated": true`` when every setting is
 ``CALIBRATED``'s), which ``training.leaderboard`` shows as a column, with its budget: the samples (learner
 decisions) the run was asked to train on.  Above 53% (``leaderboard.EXPLOITABLE``) AGENT is called exploitable,
-and the line records what the best response does differently: its moves by kind against AGENT beside those of
-the network it started from, ``--profile-rounds`` (4,000) rounds each on the same deals (``uno_env.profile``);
-the page shows the kinds that differ most.
+and the line records what the best response does that AGENT does not: both players' moves by kind in
+``--profile-rounds`` (4,000) rounds between them (``uno_env.profile``); the page shows the kinds that differ most.
 """
 
 from __future__ import annotations
@@ -123,17 +122,15 @@ def _recent_episodes(run: Path) -> dict:
 
 def what_it_does(learner: str, start: str, agent: str, rules: str, players: int, rounds: int, seed: int,
                  batch: int) -> dict:
-    """What an exploiting best response does differently: its moves by kind against AGENT beside those of the
-    network it started from, on the same deals (``uno_env.profile``), and the kinds that differ most."""
+    """What an exploiting best response does that AGENT does not: both players' moves by kind in one match of
+    ``rounds`` between them (``uno_env.profile``), and the kinds whose share differs most.  ``start``, the network
+    the learner started from, is named so that a reader can tell how far the learner moved."""
     import agents
     from uno_env.profile import differences, profile
 
-    def moves_of(player: str) -> dict:
-        out = profile([player, agent], rules, players, rounds, seed, batch, load=agents.load)["players_profile"]
-        return next(iter(out.values()))  # the first player: the one in question (AGENT itself when it is both)
-
-    mine, theirs = moves_of(learner), moves_of(start)
-    return {"rounds": rounds, "seed": seed, "learner": mine, "start": {"name": start, **theirs},
+    seen = profile([learner, agent], rules, players, rounds, seed, batch, load=agents.load)["players_profile"]
+    mine, theirs = seen[learner], seen[agent]
+    return {"rounds": rounds, "seed": seed, "start_from": start, "learner": mine, "entrant": {"name": agent, **theirs},
             "differences": differences(mine, theirs)}
 
 
@@ -152,7 +149,7 @@ def add_profile(args, run: Path, start: str | None, parser) -> int:
     now = args.out.read_text(encoding="utf-8").splitlines()  # again: another run may have added a line meanwhile
     now[mine[-1]] = json.dumps(line)
     args.out.write_text("".join(x + "\n" for x in now), encoding="utf-8")
-    top = ", ".join(f"{d['kind']} {d['share']:.1%} (start {d['other_share']:.1%})"
+    top = ", ".join(f"{d['kind']} {d['share']:.1%} ({args.agent} {d['other_share']:.1%})"
                     for d in line["profile"]["differences"])
     print(f"what the best response to {args.agent} does differently, in {args.profile_rounds:,} rounds: {top}; "
           f"added to {args.out}", flush=True)
@@ -192,8 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="starting from a bot: decisions of it to clone")
     parser.add_argument("--checkpoint-every", type=int, default=500_000, help="steps between checkpoints")
     parser.add_argument("--profile-rounds", type=int, default=PROFILE_ROUNDS,
-                        help=f"when the best response wins more than {EXPLOITABLE:.0%}: rounds of it, and of the "
-                             f"network it started from, against AGENT, to record what it does differently (0: none)")
+                        help=f"when the best response wins more than {EXPLOITABLE:.0%}: rounds of it against AGENT, "
+                             f"to record what it does that AGENT does not (0: none)")
     parser.add_argument("--profile-only", action="store_true",
                         help="train nothing: add what the best response does (--profile-rounds) to the last line of "
                              "--out measured with this run, whatever its win rate")

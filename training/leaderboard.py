@@ -575,9 +575,8 @@ def exploited_lines(data: dict) -> list[str]:
         return []
     lines = ["## Exploitable entrants { #exploitable }", "",
              f"A calibrated best response wins more than {EXPLOITABLE:.0%} against each entrant below. What it does "
-             "differently: its moves against the entrant, by kind, beside those of the network it started from, on "
-             "the same deals (the kinds whose share of its decisions changed most; `python -m research.play_profile` "
-             "gives the whole profile).", ""]
+             "that the entrant does not: both players' moves by kind in rounds between them (the kinds whose share "
+             "of the decisions differs most; `python -m research.play_profile` gives the whole profile).", ""]
     for rules, n, br in found:
         lines += [f"### `{n}` on `{rules}` {{ #exploited-{rules}-{_slug(n)} }}", "",
                   f"Its best response wins {_pct(br['win_rate'])} ({_ci(br['ci95'])}) of {br['rounds']:,} rounds "
@@ -587,8 +586,7 @@ def exploited_lines(data: dict) -> list[str]:
             lines += ["(Not profiled: measured before `training.best_response` recorded what the learner does.)",
                       ""]
             continue
-        start = prof["start"]["name"]
-        lines += [f"| move | the best response's share of its decisions | `{start}`'s |", "|---|---|---|"]
+        lines += [f"| move | the best response's share of its decisions | `{n}`'s |", "|---|---|---|"]
         for d in prof["differences"]:
             mine, theirs = _pct(d["share"]), _pct(d["other_share"])
             if d.get("while_a_card_was_playable") is not None or d.get("other_while_a_card_was_playable") is not None:
