@@ -582,7 +582,7 @@ def exploited_lines(data: dict) -> list[str]:
                   f"Its best response wins {_pct(br['win_rate'])} ({_ci(br['ci95'])}) of {br['rounds']:,} rounds "
                   f"({_samples(br['budget_steps'])} samples{_start(br, n)}).", ""]
         prof = br.get("profile")
-        if not prof:
+        if not prof or "entrant" not in prof:  # none, or compared with its start (an earlier format)
             lines += ["(Not profiled: measured before `training.best_response` recorded what the learner does.)",
                       ""]
             continue
@@ -593,7 +593,7 @@ def exploited_lines(data: dict) -> list[str]:
                 mine += f" ({_pct(d.get('while_a_card_was_playable') or 0)} of them with a card playable)"
                 theirs += f" ({_pct(d.get('other_while_a_card_was_playable') or 0)})"
             lines.append(f"| {d['kind']} | {mine} | {theirs} |")
-        lines += ["", f"({prof['rounds']:,} rounds each, seats rotated, seeds from {prof['seed']:,}.)", ""]
+        lines += ["", f"({prof['rounds']:,} rounds between them, seats rotated, seeds from {prof['seed']:,}.)", ""]
     return lines
 
 
