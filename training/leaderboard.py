@@ -563,8 +563,8 @@ def render(data: dict) -> str:
 
 def exploited_lines(data: dict) -> list[str]:
     """The entrants called exploitable (a calibrated best response above ``EXPLOITABLE``), each with what its best
-    response does differently from the network it started from, against the entrant (the moves whose share
-    differs most, ``uno_env.profile.differences``, recorded by ``training.best_response``)."""
+    response does that the entrant does not, in rounds between them (the kinds of move whose share differs most,
+    ``uno_env.profile.differences``, recorded by ``training.best_response``)."""
     results, found = data.get("exploitability", []), []
     for t in data["tables"]:
         for n in t["entrants"] if t["players"] == 2 else ():
@@ -587,12 +587,9 @@ def exploited_lines(data: dict) -> list[str]:
                       ""]
             continue
         lines += [f"| move | the best response's share of its decisions | `{n}`'s |", "|---|---|---|"]
-        for d in prof["differences"]:
-            mine, theirs = _pct(d["share"]), _pct(d["other_share"])
-            if d.get("while_a_card_was_playable") is not None or d.get("other_while_a_card_was_playable") is not None:
-                mine += f" ({_pct(d.get('while_a_card_was_playable') or 0)} of them with a card playable)"
-                theirs += f" ({_pct(d.get('other_while_a_card_was_playable') or 0)})"
-            lines.append(f"| {d['kind']} | {mine} | {theirs} |")
+        # (a draw is a decision only while a card is playable: a forced draw is played for the seat, so the
+        # profile's "while a card was playable" is always 100% here and not shown)
+        lines += [f"| {d['kind']} | {_pct(d['share'])} | {_pct(d['other_share'])} |" for d in prof["differences"]]
         lines += ["", f"({prof['rounds']:,} rounds between them, seats rotated, seeds from {prof['seed']:,}.)", ""]
     return lines
 

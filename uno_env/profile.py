@@ -84,7 +84,6 @@ def profile(names: list, rules: str, players: int, rounds: int, seed: int, batch
     return out
 
 
-
 def differences(mine: dict, theirs: dict, top: int = 3) -> list[dict]:
     """The ``top`` kinds of move whose share of decisions differs most between two players' profiles (each a
     ``players_profile`` entry), largest first: ``{"kind", "share", "other_share"}``, and for a draw or a pass
