@@ -34,6 +34,40 @@ def test_learner_games_draw_opponents_by_their_weights_and_refuse_bad_ones():
             games.set_weights(bad)
 
 
+def test_with_a_fill_the_drawn_opponent_sits_after_the_learner_and_the_fill_everywhere_else():
+    games = LearnerGames("standard_en", 4, 256, ["heuristic", "greedy", "random"], seed=5)
+    games.set_fill(0)
+    games.set_weights([0.0, 0.5, 0.5])
+    games._draw_seats(np.arange(256))
+    rows = np.arange(256)
+    nxt = games.assign[rows, (games.learner + 1) % 4]
+    assert set(np.unique(nxt)) == {1, 2}  # drawn, by the weights: never the fill's 0 here
+    for k in (2, 3):
+        assert (games.assign[rows, (games.learner + k) % 4] == 0).all()
+    games.set_opponents([games.opponents[2], games.opponents[0]])  # the fill moves: it follows
+    assert games.opponents[games.fill].name == "heuristic"
+    with pytest.raises(ValueError, match="must stay in the pool"):
+        games.set_opponents([games.opponents[0]])
+    with pytest.raises(ValueError, match="index into the pool of 2"):
+        games.set_fill(2)
+
+
+def test_a_four_player_league_plays_the_robustness_lineup_and_needs_its_fill_in_the_pool(tmp_path):
+    with pytest.raises(ValueError, match="--others 'random' must be one of the fixed opponents"):
+        league.LeagueConfig(rules="flip_jp", players=4, init_agent="ppo-flip_jp-4p", others="random").validate()
+    common = ["--init-agent", "ppo-flip_jp-4p", "--rules", "flip_jp", "--players", "4", "--run-name", "lg4",
+              "--runs-dir", str(tmp_path), "--n-envs", "64", "--n-steps", "8", "--batch-size", "512",
+              "--league-snapshot-every", "4096", "--reference-rounds", "40", "--no-progress"]
+    trainer = league.LeaguePPO(league.LeagueConfig.from_args([*common, "--total-steps", "512"]))
+    g = trainer.games
+    assert g.opponents[g.fill].name == "heuristic"
+    g._draw_seats(np.arange(g.num_envs))
+    rows = np.arange(g.num_envs)
+    for k in (2, 3):
+        assert (g.assign[rows, (g.learner + k) % 4] == g.fill).all()
+    assert set(trainer.references) == set(flawed.gauntlet("flip_jp", include_held_out=False))
+
+
 def test_held_out_flaws_are_refused_as_training_opponents():
     with pytest.raises(ValueError, match="held out"):
         league.LeagueConfig(rules="standard_en", init_agent="ppo-standard_en-2p",

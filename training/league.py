@@ -25,6 +25,10 @@ against a **population**, as AlphaStar's main agents do (``docs/training.md``, "
   UNO, which the learner beat 65% of the time but ``heuristic`` 90%) 7% of the games, and the learner's rate
   against it moved from 65% to 69% in 1M samples: a hole is a shortfall against what is possible, not a loss.
 
+At more than two players each episode draws one opponent, for the seat after the learner's, and gives the other
+seats to ``--others`` (``heuristic``): the lineup of the leaderboard's robustness table, so the references and the
+shortfalls are measured as the table measures them (a flaw's cost at 4 players is shared with the other seats).
+
 The run folder is ``ppo_lean``'s (``runs/NAME/``: resumable, with checkpoints, sessions and the exported
 agent), plus ``league.json``: the pool, the sampling rule, and at every update each opponent's estimated win
 rate and weight (the curve of what the learner practised against), and ``league/``: the snapshots.
@@ -62,6 +66,10 @@ class LeagueConfig(ppo_lean.Config):
     reference_rounds: int = field(default=2000, metadata={"help": "rounds of heuristic against each flawed player "
                                                                    "to measure the references (training seeds)"})
     pfsp_decay: float = field(default=0.97, metadata={"help": "decay of each opponent's tallies per update"})
+    others: str = field(default="heuristic", metadata={"help": "at more than 2 players: who holds the seats but the "
+                                                               "one after the learner's, where the drawn opponent "
+                                                               "sits (the robustness table's lineup); one of the "
+                                                               "fixed opponents"})
 
     PROG: ClassVar[str] = "python -m training.league"
     PREFIX: ClassVar[str] = "league"
@@ -81,6 +89,9 @@ class LeagueConfig(ppo_lean.Config):
                              f"--reference-rounds positive; got {self.core_share}, {self.shortfall_floor}, "
                              f"{self.pfsp_decay}, {self.reference_rounds}")
         from agents import flawed
+        if self.players > 2 and self.others not in self.fixed_opponents():
+            raise ValueError(f"--others {self.others!r} must be one of the fixed opponents "
+                             f"({', '.join(self.fixed_opponents())}): it holds the seats but the next")
         held = [n for n in self.fixed_opponents() if (f := flawed.flaw_of(n)) is not None and f.held_out]
         if held:
             raise ValueError(f"{', '.join(held)} {'is' if len(held) == 1 else 'are'} held out: no training plays "
@@ -126,6 +137,8 @@ class LeaguePPO(ppo_lean.LeanPPO):
         self.wins = np.zeros(len(self.pool))
         self.played = np.zeros(len(self.pool))
         self.history: list[dict] = []
+        if cfg.players > 2:  # the drawn opponent in the next seat, --others in the rest (the robustness lineup)
+            self.games.set_fill(self.pool.index(cfg.others))
         self.references = self.measure_references()
         self._add_snapshot("start")  # the starting agent itself, frozen
         self.games.set_weights(self.weights())
@@ -152,7 +165,8 @@ class LeaguePPO(ppo_lean.LeanPPO):
         self.games.set_opponents(keep + [snap], weights=None)
 
     def measure_references(self) -> dict[str, float]:
-        """What unflawed ``heuristic`` wins against each flawed player of the pool, on training seeds."""
+        """What unflawed ``heuristic`` wins against each flawed player of the pool, on training seeds; at more than
+        two players with the flawed player in the next seat and ``--others`` in the rest, as the learner meets it."""
         from agents import flawed
         from training.evaluate import play_match
 
@@ -160,7 +174,8 @@ class LeaguePPO(ppo_lean.LeanPPO):
         out = {}
         for n in self.pool:
             if flawed.flaw_of(n) is not None:
-                res = play_match(["heuristic", n], self.cfg.rules, self.cfg.players, self.cfg.reference_rounds,
+                lineup = ["heuristic", n] + [self.cfg.others] * (self.cfg.players - 2)
+                res = play_match(lineup, self.cfg.rules, self.cfg.players, self.cfg.reference_rounds,
                                  seed=self.cfg.seed + 5_000_000, ratings=False, **options)
                 out[n] = float(res.entries[0].win_rate)
         return out

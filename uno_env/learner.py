@@ -72,6 +72,7 @@ class LearnerGames:
         self.opponents = resolve(opponents, self.game, seed)
         self.pool_size = len(self.opponents)  # new episodes draw from opponents[:pool_size]
         self.pool_weights: np.ndarray | None = None  # None: uniformly; else the chance of each, set_weights
+        self.fill: int | None = None  # None: every seat drawn; else the pool entry in the seats but the next, set_fill
         self.learner = np.zeros(num_envs, np.intp)
         self.assign = np.zeros((num_envs, self.P), np.intp)  # opponent index per seat
         self.rounds_without_learner = 0
@@ -109,12 +110,27 @@ class LearnerGames:
                              f"not all zero; got {weights!r}")
         self.pool_weights = w / w.sum()
 
+    def set_fill(self, index: int | None) -> None:
+        """With ``index`` (a pool entry), new episodes draw one opponent, for the seat after the learner's, and
+        give every other seat to ``opponents[index]``: the lineup of the leaderboard's robustness table at more than
+        two players (the flawed player in the next seat, ``heuristic`` in the others).  ``None`` (the default)
+        draws every seat on its own."""
+        if index is not None and (isinstance(index, bool) or not isinstance(index, (int, np.integer))
+                                  or not 0 <= index < self.pool_size):
+            raise ValueError(f"the fill must be an index into the pool of {self.pool_size} opponents (0 to "
+                             f"{self.pool_size - 1}) or None, got {index!r}")
+        self.fill = None if index is None else int(index)
+
     def set_opponents(self, opponents, weights=None) -> None:
         """Replace the opponent pool (and its ``weights``, ``set_weights``); it takes effect as episodes start.
         An agent that leaves the pool keeps its seats in the games in play until their episodes end (kept
         after the pool in ``opponents``, never drawn again)."""
         new = resolve(opponents, self.game, None)
         where = {id(a): i for i, a in enumerate(new)}
+        fill = getattr(self, "fill", None)
+        if fill is not None and id(self.opponents[fill]) not in where:
+            raise ValueError(f"{getattr(self.opponents[fill], 'name', 'the fill')} fills the seats but the next "
+                             f"(set_fill) and must stay in the pool; set_fill(None) first")
         in_play = np.zeros(len(self.opponents), bool)
         seats = np.ones((self.num_envs, self.P), bool)
         seats[np.arange(self.num_envs), self.learner] = False  # the learner's own entry is unused
@@ -128,16 +144,25 @@ class LearnerGames:
                 remap[i] = len(new) + len(retiring)
                 retiring.append(agent)
         self.assign = remap[self.assign]
+        if fill is not None:
+            self.fill = where[id(self.opponents[fill])]
         self.opponents, self.pool_size = new + retiring, len(new)
         self.set_weights(weights)
 
     def _draw_seats(self, rows: np.ndarray) -> None:
         self.learner[rows] = self.rng.integers(self.P, size=rows.size)
         weights = getattr(self, "pool_weights", None)  # games pickled before weights existed draw uniformly
+        fill = getattr(self, "fill", None)
+        size = (rows.size, self.P) if fill is None else rows.size
         if weights is None:
-            self.assign[rows] = self.rng.integers(self.pool_size, size=(rows.size, self.P))
+            drawn = self.rng.integers(self.pool_size, size=size)
         else:
-            self.assign[rows] = self.rng.choice(self.pool_size, size=(rows.size, self.P), p=weights)
+            drawn = self.rng.choice(self.pool_size, size=size, p=weights)
+        if fill is None:
+            self.assign[rows] = drawn
+        else:  # one drawn opponent in the seat after the learner's, the fill in the others
+            self.assign[rows] = fill
+            self.assign[rows, (self.learner[rows] + 1) % self.P] = drawn
 
     def _start_episodes(self, rows: np.ndarray, new_game: bool) -> None:
         """Deal in ``rows`` (a new game, or the next round) and let the opponents move."""
