@@ -189,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="starting from a bot: decisions of it to clone")
     parser.add_argument("--checkpoint-every", type=int, default=500_000, help="steps between checkpoints")
     parser.add_argument("--profile-rounds", type=int, default=PROFILE_ROUNDS,
-                        help=f"when the best response wins more than {EXPLOITABLE:.0%}: rounds of it against AGENT, "
+                        help=f"when the best response wins more than {EXPLOITABLE:.0%}%: rounds of it against AGENT, "
                              f"to record what it does that AGENT does not (0: none)")
     parser.add_argument("--profile-only", action="store_true",
                         help="train nothing: add what the best response does (--profile-rounds) to the last line of "
