@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -161,7 +162,6 @@ def test_the_committed_leaderboard_follows_the_protocol():
         assert t["entrants"][:3] == list(leaderboard.BOTS)
         assert set(t["entrants"][3:]) <= set(agents.shipped())  # no agent that is not shipped any more
     page = leaderboard.render(data)
-    import re
     assert len(re.findall(r"^### \d+ players \{", page, flags=re.M)) == len(data["tables"])  # one heading a table
     complete = set(p["presets"]) == set(leaderboard.PRESETS) and set(p["sizes"]) == set(leaderboard.SIZES)
     assert ("**Not measured yet**" in page) != complete
