@@ -97,6 +97,11 @@ class Config(PPOConfig):
     distill_epochs: int = field(default=8, metadata={"help": "passes over the cloned decisions"})
     distill_anneal: bool = field(default=False, metadata={"help": "anneal the cloning learning rate from 1e-3 "
                                                                  "to 0 (cosine) over the passes"})
+    distill_where: str = field(default="", metadata={"help": "with --init-agent: clone --distill only on the "
+                                                             "decisions where an action of these types is legal "
+                                                             "(comma list of uno_env.core.actions.ACTION_TYPES, "
+                                                             "e.g. 'challenge'); elsewhere keep the network's own "
+                                                             "play"})
     snapshot_every: int = field(default=0, metadata={"help": "steps between agent exports to snapshots/ "
                                                              "(0: none; for choosing a checkpoint afterwards)"})
 
@@ -134,11 +139,24 @@ class Config(PPOConfig):
             raise ValueError(f"--batch-size {self.batch_size} is larger than a rollout of --n-envs x --n-steps = "
                              f"{self.n_envs * self.n_steps} samples")
         self.env_options()
-        if self.init_agent and self.distill:
-            raise ValueError("--init-agent and --distill both set the initial network; give one")
+        if self.init_agent and self.distill and not self.distill_where:
+            raise ValueError("--init-agent and --distill both set the initial network; give one (or --distill-where "
+                             "to clone --distill into --init-agent on some decisions only)")
+        if self.distill_where:
+            from uno_env.core.actions import ACTION_TYPES
+            bad = [k for k in self.where() if k not in ACTION_TYPES]
+            if not self.where() or bad or not (self.init_agent and self.distill):
+                raise ValueError(f"--distill-where takes action types ({', '.join(ACTION_TYPES)}) and needs "
+                                 f"--init-agent and --distill; got {self.distill_where!r}, --init-agent "
+                                 f"{self.init_agent!r}, --distill {self.distill!r}")
         if self.distill and (self.distill_decisions < 10 * self.n_envs or self.distill_epochs < 1):
             raise ValueError(f"--distill-decisions must be at least 10 x --n-envs = {10 * self.n_envs} and "
                              f"--distill-epochs positive, got {self.distill_decisions} and {self.distill_epochs}")
+
+
+    def where(self) -> list[str]:
+        """``--distill-where`` as a list of action types."""
+        return [k.strip() for k in self.distill_where.split(",") if k.strip()]
 
 
 SESSION, RESUMABLE = Config.SESSION, Config.RESUMABLE
@@ -264,8 +282,15 @@ def distill(trainer: LeanPPO, log=print) -> dict:
     head the discounted outcome that followed, so PPO starts from the teacher's strength with a critic
     that already knows it.  A tenth of the games are held out to measure agreement (the share of held-out
     decisions where the network's most likely action is the teacher's), which says whether the network is
-    big enough to represent the teacher (aim for about 98% before PPO)."""
+    big enough to represent the teacher (aim for about 98% before PPO).
+
+    ``--distill-where`` (a targeted clone, as kickstarting does for one skill): the network starts as
+    ``--init-agent`` and learns the teacher only on the decisions where an action of the named types is legal
+    (say, a challenge of a wild draw card); on every other decision its target is its own starting
+    distribution, so the rest of its play stays what it was.  Those decisions may be rare: the two kinds
+    weigh alike in the loss, and the agreement is reported on each."""
     import agents
+    from uno_env.core.actions import ACTION_TYPES
 
     cfg, games, net = trainer.cfg, trainer.games, trainer.net
     teacher = agents.load(cfg.distill, game=games.game, seed=cfg.seed)
@@ -274,15 +299,30 @@ def distill(trainer: LeanPPO, log=print) -> dict:
     obs, mask = np.zeros((T, N, O), np.float32), np.zeros((T, N, A), bool)
     target, rew, done = np.zeros((T, N, A), np.float32), np.zeros((T, N), np.float32), np.zeros((T, N), bool)
     o, m = trainer._obs, trainer._mask
+    where = cfg.where()
+    targeted = np.isin(games.game.engine.actions.kind, [ACTION_TYPES.index(k) for k in where])  # (A,)
+    aimed = np.zeros((T, N), bool)  # decisions the teacher decides (all of them without --distill-where)
+
+    def taught(o, m) -> np.ndarray:
+        if callable(getattr(teacher, "probabilities", None)):  # a policy or an ensemble: its distribution
+            return teacher.probabilities(o, m)
+        out = np.zeros(m.shape, np.float32)
+        out[np.arange(len(m)), np.asarray(teacher.act(o, m), np.int64)] = 1.0
+        return out
+
     t0 = time.time()
     for t in range(T):
         obs[t], mask[t] = o, m
-        if callable(getattr(teacher, "probabilities", None)):  # a policy or an ensemble: its distribution
-            target[t] = teacher.probabilities(o, m)
-            action = target[t].argmax(1)
+        if where:
+            aimed[t] = (m & targeted[None, :]).any(1)
+            with torch.no_grad():
+                target[t] = net(torch.from_numpy(o), torch.from_numpy(m))[0].exp().numpy()
+            if aimed[t].any():
+                target[t, aimed[t]] = taught(o[aimed[t]], m[aimed[t]])
         else:
-            action = np.asarray(teacher.act(o, m), np.int64)
-            target[t, np.arange(N), action] = 1.0
+            aimed[t] = True
+            target[t] = taught(o, m)
+        action = target[t].argmax(1)
         out = games.step(action)
         rew[t], done[t] = out["reward"], out["terminated"] | out["truncated"]
         ended = np.flatnonzero(done[t])
@@ -299,15 +339,20 @@ def distill(trainer: LeanPPO, log=print) -> dict:
     test_i = np.broadcast_to(held[None, :], (T, N)).reshape(-1)
     X, M = torch.from_numpy(obs.reshape(T * N, O)), torch.from_numpy(mask.reshape(T * N, A))
     Y, R = torch.from_numpy(target.reshape(T * N, A)), torch.from_numpy(ret.reshape(T * N))
+    W = torch.from_numpy(aimed.reshape(T * N))
     idx = torch.from_numpy(np.flatnonzero(train_i))
     held_i = torch.from_numpy(np.flatnonzero(test_i))
     choices = M[held_i].sum(1) > 1  # decisions with a choice (a lone legal action agrees trivially)
 
-    def agreement() -> tuple[float, float]:
+    def agreement() -> tuple[float, ...]:
+        """The share of held-out decisions where the network's likeliest action is the target's: all of them,
+        those with a choice, those the teacher decides and the others (each nan if none)."""
         with torch.no_grad():
             same = torch.cat([(net(X[k], M[k])[0].argmax(1) == Y[k].argmax(1)).float()
                               for k in held_i.split(16384)])
-        return round(same.mean().item(), 4), round(same[choices].mean().item(), 4)
+        taught = W[held_i]
+        return tuple(round(x.mean().item(), 4) if x.numel() else float("nan")
+                     for x in (same, same[choices], same[taught], same[~taught]))
 
     before = agreement()
     opt = torch.optim.Adam(net.parameters(), lr=1e-3, eps=1e-5)
@@ -319,7 +364,12 @@ def distill(trainer: LeanPPO, log=print) -> dict:
         for start in range(0, order.numel(), bs):
             i = order[start:start + bs]
             logp, value = net(X[i], M[i])
-            policy_loss = -(Y[i] * logp.clamp(min=-1e4)).sum(1).mean()  # cross-entropy to the teacher
+            ce = -(Y[i] * logp.clamp(min=-1e4)).sum(1)  # cross-entropy to the target
+            if where:  # the taught decisions and the kept ones weigh alike, however rare the first
+                on = W[i]
+                policy_loss = sum(ce[k].mean() for k in (on, ~on) if k.any())
+            else:
+                policy_loss = ce.mean()
             value_loss = torch.nn.functional.mse_loss(value, R[i])
             opt.zero_grad()
             (policy_loss + cfg.vf_coef * value_loss).backward()
@@ -330,11 +380,14 @@ def distill(trainer: LeanPPO, log=print) -> dict:
         log(f"distill epoch {epoch + 1}/{cfg.distill_epochs}: policy loss {policy_loss.item():.4f}, "
             f"value loss {value_loss.item():.4f}")
     after = agreement()
+    targeted_report = {"where": where, "taught": int(aimed.sum()), "taught_trained_on": int(W[idx].sum()),
+                       "agreement_where_taught": after[2], "agreement_where_taught_before": before[2],
+                       "agreement_elsewhere": after[3]} if where else {}
     return {"teacher": cfg.distill, "decisions": int(T * N), "trained_on": int(train_i.sum()),
             "held_out": int(held_i.numel()), "final_learning_rate": opt.param_groups[0]["lr"],
             "agreement": after[0], "agreement_with_a_choice": after[1],
             "agreement_before": before[0], "agreement_with_a_choice_before": before[1], "epochs": cfg.distill_epochs,
-            "seconds": round(time.time() - t0, 1)}
+            **targeted_report, "seconds": round(time.time() - t0, 1)}
 
 
 # ---------------------------------------------------------------------------------- the trainer
@@ -575,7 +628,10 @@ def train(cfg: Config, trainer: type[LeanPPO] | None = None) -> Path:
         report = distill(trainer, log=lambda line: print(line, flush=True))
         (run / "distill.json").write_text(json.dumps(report, indent=1))
         print(f"cloned {cfg.distill}: agreement {report['agreement']:.2%} on {report['held_out']} held-out "
-              f"decisions ({report['agreement_with_a_choice']:.2%} where there was a choice)", flush=True)
+              f"decisions ({report['agreement_with_a_choice']:.2%} where there was a choice"
+              + (f"; {report['agreement_where_taught']:.2%} of {report['taught']} where {cfg.distill_where} "
+                 f"was legal, {report['agreement_elsewhere']:.2%} of its own play kept elsewhere"
+                 if cfg.distill_where else "") + ")", flush=True)
         trainer.save(ckpt)  # PPO resumes from the cloned network, not from a new clone
     restarted = {"games_restarted": trainer.games_restarted} if trainer.games_restarted else {}
     session = Session(trainer.sessions, trainer.step, **restarted)
