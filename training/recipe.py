@@ -149,14 +149,16 @@ _EN2P_BEFORE_LEAGUE = f"{RESULTS}/warm_start/ppo-standard_en-2p-before-league.js
 _BEFORE = {2: " (before its league fine-tune)", 4: ""}
 
 
-def _league(preset: str, name: str, steps: int, colours: bool = True) -> Run:
+def _league(preset: str, name: str, steps: int, colours: bool = True, players: int = 2) -> Run:
     """A league fine-tune of step ``name`` (``training.league``, seed 30000000), stopped at ``steps`` once its targets
     were met or its budget spent (results/league/); on renamed colours where the deck is one-sided (``colours``)."""
     league = _LEAGUE if colours else _LEAGUE.removeprefix("--colour-augment ")
-    return Run(f"league-{preset}-2p", f"--rules {preset} --players 2 --observation v3 --init-agent {{{name}}} "
-                                      f"{league} --seed 30000000", steps, trainer="training.league",
+    return Run(f"league-{preset}-{players}p", f"--rules {preset} --players {players} --observation v3 "
+                                              f"--init-agent {{{name}}} {league} --seed 30000000", steps,
+               trainer="training.league",
                about=f"fine-tune {{{name}}} against a league (heuristic, greedy, the flawed players that are not held "
                      f"out, snapshots of itself), opponents sampled by shortfall"
+                     f"{' (the one drawn in the next seat, heuristic in the others)' if players > 2 else ''}"
                      f"{', on renamed colours' if colours else ''} "
                      f"({steps / 1e6:.1f}M steps, learning rate 2e-4, seed 30000000): the shipped network")
 
@@ -187,6 +189,19 @@ def _fine_tune(preset: str, players: int, name: str, seed: int, steps: int, leng
                *([_league(preset, name, league)] if league else [])))
 
 
+def _taught(step: str, preset: str, players: int, name: str, teacher: str, where: str, against: str,
+            seed: int) -> Run:
+    """Step ``step``, a targeted clone of step ``name``: ``teacher``'s ``where`` decisions cloned into it, the rest
+    of its play kept (``training.ppo_lean --distill-where``, 1M decisions of games against ``against``, 8 passes,
+    no PPO)."""
+    return Run(step, f"--rules {preset} --players {players} --observation v3 --init-agent {{{name}}} "
+                                  f"--distill {teacher} --distill-where {where} --distill-decisions 1000000 "
+                                  f"--distill-epochs 8 --n-envs 2048 --n-steps 32 --batch-size 16384 "
+                                  f"--opponents {against} --seed {seed}", 0,
+               about=f"clone {teacher}'s {where} decisions into {{{name}}} and keep the rest of its play (1M "
+                     f"decisions against {against.replace(',', ' or ')}, 8 passes, seed {seed}; no PPO)")
+
+
 def _lowered(later: tuple[tuple[int, str], ...]) -> str:
     """Later sessions that only lower the learning rate, in words: ``, then 1e-4 to 8M steps and 5e-5 to 10M``."""
     if any(not args.startswith("--learning-rate ") or len(args.split()) != 2 for _, args in later):
@@ -196,25 +211,35 @@ def _lowered(later: tuple[tuple[int, str], ...]) -> str:
 
 
 def _cloned(preset: str, players: int, name: str, seed: int, colours: bool,
-            later: tuple[tuple[int, str], ...] = (), league: int = 0) -> Recipe:
+            later: tuple[tuple[int, str], ...] = (), league: int = 0,
+            taught: tuple[str, str, str, str] | None = None) -> Recipe:
     """A preset whose layouts no trained agent fits: clone ``heuristic``'s play (1M decisions), then PPO against
     it to 6M steps; on renamed colours and played colour-averaged where the deck is one-sided (``colours``);
     ``later``: sessions after that which lower the learning rate (``(total_steps, "--learning-rate X")``);
-    ``league``: the steps of a league fine-tune after that (2 players)."""
+    ``taught``: ``(its step, teacher, action type, opponents)``, a targeted clone after that (``_taught``, seed
+    30000100);
+    ``league``: the steps of a league fine-tune after that."""
     rollout = "--n-steps 32 --batch-size 4096" if players == 2 else "--n-steps 64 --batch-size 8192"
     args = (f"--rules {preset} --players {players} --opponents heuristic --observation v3 --n-envs 1024 {rollout} "
             f"--learning-rate 2e-4 --ent-coef 0.003{' --colour-augment' if colours else ''} --distill heuristic "
             f"--distill-decisions 1000000 --distill-epochs 8 --seed {seed} --snapshot-every 1000000")
     against = ("heuristic" if players == 2 else "three heuristic") + (" on renamed colours" if colours else "")
     where = preset if players == 2 else f"{preset} at 4 players"
+    steps = [Run(name, args, 6000000, later=later,
+                 about=f"clone heuristic's play on {where} (1M decisions, 8 passes), then train with PPO against "
+                       f"{against} to 6M steps (learning rate 2e-4, seed {seed}){_lowered(later)}")]
+    if taught:
+        step, teacher, kind, against_ = taught
+        steps.append(_taught(step, preset, players, name, teacher, kind, against_, seed=30000100))
+    if league:
+        steps.append(_league(preset, steps[-1].name, league, colours, players))
     return Recipe(
         agent=f"ppo-{preset}-{players}p",
-        note=f"heuristic's play cloned, then PPO against {against}" + (", then against a league" if league else ""),
+        note=f"heuristic's play cloned, then PPO against {against}"
+             + (f", then {taught[1].rpartition(':')[2]}'s {taught[2]} decisions cloned in" if taught else "")
+             + (", then against a league" if league else ""),
         ship="--colour-average" if colours else "",
-        steps=(Run(name, args, 6000000, later=later,
-                   about=f"clone heuristic's play on {where} (1M decisions, 8 passes), then train with PPO against "
-                         f"{against} to 6M steps (learning rate 2e-4, seed {seed}){_lowered(later)}"),
-               *([_league(preset, name, league, colours)] if league else [])))
+        steps=tuple(steps))
 
 
 RECIPES = {r.agent: r for r in (
@@ -299,8 +324,12 @@ RECIPES = {r.agent: r for r in (
                                                                   (10027008, "--learning-rate 5e-5")),
             league=10027008),
     # and at 4 players: 26.2% (25.4%-27.1%) against three heuristic after 6M steps, on 10,000 rounds of training
-    # seeds, short of the target's 26.5%: the learning rate lowered for 2M more steps
-    _cloned("flip_jp", 4, "flip4p", 2701, colours=False, later=((8060928, "--learning-rate 1e-4"),)),
+    # seeds, short of the target's 26.5%: the learning rate lowered for 2M more steps.  That network never challenged
+    # a wild draw card (a 5-point hole against a habitual bluffer): training.teachers' wary challenge rule cloned into
+    # it, then a league fine-tune, stopped at its first snapshot, where both checks held (results/league/)
+    _cloned("flip_jp", 4, "flip4p", 2701, colours=False, later=((8060928, "--learning-rate 1e-4"),),
+            taught=("flip4p-wary", "training.teachers:WaryChallenger", "challenge", "heuristic,heuristic-always-wd4"),
+            league=1048576),
     _cloned("solo_bga", 2, "solo2p", 2601, colours=True),
     _cloned("solo_bga", 4, "solo4p", 2801, colours=True),
 )}
