@@ -16,7 +16,7 @@ from training.runs import RunFolder, Session, sessions_until
 # every flag of python -m training.ppo_lean: runs in progress and the recipes resume with them
 LEAN_FLAGS = {
     "--batch-size", "--checkpoint-every", "--clip-range", "--colour-augment", "--distill", "--distill-anneal",
-    "--distill-decisions", "--distill-epochs", "--ent-coef", "--env-option", "--episode", "--gae-lambda", "--gamma",
+    "--distill-decisions", "--distill-epochs", "--distill-where", "--ent-coef", "--env-option", "--episode", "--gae-lambda", "--gamma",
     "--init-agent", "--learning-rate", "--max-grad-norm", "--n-envs", "--n-epochs", "--n-steps", "--net-arch",
     "--no-colour-augment", "--no-distill-anneal", "--no-progress", "--no-resume", "--observation", "--opponents",
     "--players", "--progress", "--resume", "--rules", "--run-name", "--runs-dir", "--seed", "--snapshot-every",
@@ -95,6 +95,18 @@ def test_the_run_folder_refuses_a_second_start_and_a_resume_of_nothing(tmp_path)
                                                            learning_rate=1e-4))
     assert saved["learning_rate"] == 3e-4
     assert json.loads((tmp_path / "r" / "config.json").read_text())["learning_rate"] == 1e-4
+
+
+def test_the_same_command_goes_on_with_a_run_saved_before_a_setting_was_added(tmp_path):
+    """A setting added since the run was saved (``--distill-where``) counts as its default then: the same command
+    continues the run instead of calling it another start."""
+    folder = _saved_run(tmp_path, ppo_lean.Config)
+    saved = json.loads(folder.config_path.read_text())
+    del saved["distill_where"]
+    folder.config_path.write_text(json.dumps(saved))
+    again = ppo_lean.Config(runs_dir=str(tmp_path), run_name="r")
+    RunFolder(tmp_path / "r").open(again)
+    assert again.resume
 
 
 def test_the_sessions_record_each_sessions_steps_time_and_command(tmp_path):

@@ -153,7 +153,6 @@ class Config(PPOConfig):
             raise ValueError(f"--distill-decisions must be at least 10 x --n-envs = {10 * self.n_envs} and "
                              f"--distill-epochs positive, got {self.distill_decisions} and {self.distill_epochs}")
 
-
     def where(self) -> list[str]:
         """``--distill-where`` as a list of action types."""
         return [k.strip() for k in self.distill_where.split(",") if k.strip()]

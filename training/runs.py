@@ -22,6 +22,7 @@ may change.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 import sys
@@ -114,10 +115,14 @@ class RunFolder:
 
 def differences(cfg, saved: dict) -> list[tuple[str, object, object]]:
     """``(setting, saved, given)`` for each setting where ``cfg`` (a ``PPOConfig``) differs from the run's
-    ``saved`` ones, this session's own (``SESSION``) aside: none for the same command run again."""
+    ``saved`` ones, this session's own (``SESSION``) aside: none for the same command run again.  A setting added
+    since the run was saved counts as its default then."""
     mine = cfg.as_dict()
+    then = {f.name: f.default if f.default is not dataclasses.MISSING else f.default_factory()
+            for f in dataclasses.fields(cfg)
+            if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING}
     keys = sorted((set(mine) | set(saved)) - set(cfg.SESSION))
-    return [(k, saved.get(k), mine.get(k)) for k in keys if mine.get(k) != saved.get(k)]
+    return [(k, saved.get(k, then.get(k)), mine.get(k)) for k in keys if mine.get(k) != saved.get(k, then.get(k))]
 
 
 class Interrupted(Exception):
