@@ -16,11 +16,11 @@ from training.runs import RunFolder, Session, sessions_until
 # every flag of python -m training.ppo_lean: runs in progress and the recipes resume with them
 LEAN_FLAGS = {
     "--batch-size", "--checkpoint-every", "--clip-range", "--colour-augment", "--distill", "--distill-anneal",
-    "--distill-decisions", "--distill-epochs", "--distill-where", "--ent-coef", "--env-option", "--episode", "--gae-lambda", "--gamma",
-    "--init-agent", "--learning-rate", "--max-grad-norm", "--n-envs", "--n-epochs", "--n-steps", "--net-arch",
-    "--no-colour-augment", "--no-distill-anneal", "--no-progress", "--no-resume", "--observation", "--opponents",
-    "--players", "--progress", "--resume", "--rules", "--run-name", "--runs-dir", "--seed", "--snapshot-every",
-    "--torch-threads", "--total-steps", "--vf-coef", "-h", "--help"}
+    "--distill-decisions", "--distill-epochs", "--distill-where", "--ent-coef", "--env-option", "--episode",
+    "--gae-lambda", "--gamma", "--init-agent", "--learning-rate", "--max-grad-norm", "--n-envs", "--n-epochs",
+    "--n-steps", "--net-arch", "--no-colour-augment", "--no-distill-anneal", "--no-progress", "--no-resume",
+    "--observation", "--opponents", "--players", "--progress", "--resume", "--rules", "--run-name", "--runs-dir",
+    "--seed", "--snapshot-every", "--torch-threads", "--total-steps", "--vf-coef", "-h", "--help"}
 
 
 def _flags(cls) -> set[str]:
