@@ -45,6 +45,8 @@ A run writes ``runs/NAME/`` (the family's run folder):
 default layout when not given).  ``--colour-augment`` shows the learner each decision under a random renaming
 of the deck's colours and plays its choice back renamed (``agents.symmetry``): the rules treat the colours of
 a one-sided deck alike, so every renamed position is a real one, and the network sees 24 variants of each.
+``--distill AGENT`` starts by cloning an agent (``distill``); with ``--init-agent`` and ``--distill-where TYPES`` the
+clone is targeted: only the decisions where such an action is legal are copied, the rest of the play kept.
 """
 
 from __future__ import annotations
