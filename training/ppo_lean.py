@@ -351,9 +351,9 @@ def distill(trainer: LeanPPO, log=print) -> dict:
         with torch.no_grad():
             same = torch.cat([(net(X[k], M[k])[0].argmax(1) == Y[k].argmax(1)).float()
                               for k in held_i.split(16384)])
-        taught = W[held_i]
+        on = W[held_i]
         return tuple(round(x.mean().item(), 4) if x.numel() else float("nan")
-                     for x in (same, same[choices], same[taught], same[~taught]))
+                     for x in (same, same[choices], same[on], same[~on]))
 
     before = agreement()
     opt = torch.optim.Adam(net.parameters(), lr=1e-3, eps=1e-5)
